@@ -1,0 +1,36 @@
+// feed_parser.h: RSS 0.9x/2.0, RSS 1.0 (RDF), Atom 1.0 and Atom 0.3 -> posts.
+//
+// Uses libxml2 with no network access, no DTD or external entity loading and
+// bounded entity expansion. Encodings come from the BOM or XML declaration; a
+// feed declared UTF-8 that carries Windows-1252 bytes, or has no declaration,
+// is recovered. Malformed XML is recovered where libxml2 can, with a warning
+// naming the file and line in ParsedFeed::warnings.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "indexer/post.h"
+
+namespace blogsearch {
+
+// Thrown when nothing usable can be read: not XML even after recovery, or
+// XML that is not a feed. what() is one line naming the file.
+class FeedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParseOptions {
+  // Text nodes longer than this are truncated (with a warning).
+  std::size_t max_text_bytes = 8u << 20;
+};
+
+// `bytes` is the whole document; `name` is used in messages only.
+// Throws FeedError; everything else recoverable becomes a warning.
+ParsedFeed parse_feed(std::string_view bytes, const std::string& name,
+                      const ParseOptions& options = {});
+
+}  // namespace blogsearch

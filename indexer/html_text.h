@@ -1,0 +1,20 @@
+// html_text.h: the plain text of an HTML fragment, for indexing and snippets.
+//
+// Uses Gumbo. Entities are decoded; script, style, noscript and template are
+// dropped; block elements and <br> separate words; pre/code text is kept;
+// image alt text is kept; runs of whitespace collapse to one space, and the
+// result has no leading or trailing space. Never throws (except
+// std::bad_alloc); input that is not HTML at all comes back as its text.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace blogsearch {
+
+std::string html_to_text(std::string_view html);
+
+// Collapses whitespace runs in already-plain text (same rules as above).
+std::string collapse_whitespace(std::string_view text);
+
+}  // namespace blogsearch

@@ -1,0 +1,40 @@
+// post.h: the in-memory model of one parsed feed and its posts.
+//
+// Produced by parse_feed() (feed_parser.h), consumed by the writer and by
+// `blogsearch-index parse`. Plain data: no function here throws.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace blogsearch {
+
+// Unix seconds, UTC.
+using Time = std::int64_t;
+
+struct Post {
+  std::string id;      // guid / atom:id / rdf:about; "" when the feed has none
+  std::string link;    // absolute URL (resolved against xml:base / feed link)
+  std::string title;   // plain text
+  std::vector<std::string> authors;
+  std::vector<std::string> categories;
+  std::optional<Time> published;
+  std::optional<Time> updated;
+  std::string summary;       // description/summary, as given (may be HTML)
+  bool summary_is_html = true;
+  std::string content;       // content:encoded / atom:content / description
+  bool content_is_html = true;
+};
+
+struct ParsedFeed {
+  std::string file;    // the name used in messages
+  std::string format;  // "rss2", "rss1", "atom10", "atom03"
+  std::string title;   // plain text
+  std::string link;    // the site's link (atom rel=alternate, rss link)
+  std::vector<Post> posts;
+  std::vector<std::string> warnings;  // one line each, naming file and line/item
+};
+
+}  // namespace blogsearch

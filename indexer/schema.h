@@ -1,0 +1,137 @@
+// schema.h: THE one definition of how blogsearch lays posts out in Xapian.
+//
+// Every term prefix, value slot, metadata key and the document-data layout is
+// defined here and only here. The writer (indexer/) and the searcher (query/)
+// both include this header; query/ includes nothing else from indexer/.
+// README.md mirrors the tables below: change both together and bump
+// kSchemaVersion when a change makes old databases unreadable.
+//
+// Nothing here throws except std::bad_alloc.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "xxhash.h"
+
+namespace blogsearch::schema {
+
+inline constexpr int kSchemaVersion = 1;
+
+// ---- Term prefixes (Omega's conventions where Omega has one) --------------
+inline constexpr const char* kId = "Q";               // unique post id (boolean)
+inline constexpr const char* kTitle = "S";            // title words (free text)
+inline constexpr const char* kAuthor = "A";           // author words (free text)
+inline constexpr const char* kAuthorExact = "XAUTHOR";  // lowercased full name
+inline constexpr const char* kCategory = "K";         // lowercased label
+inline constexpr const char* kFeed = "XFEED";         // feed id
+inline constexpr const char* kHost = "H";             // host of the post link
+inline constexpr const char* kDay = "D";              // D20260902
+inline constexpr const char* kMonth = "M";            // M202609
+inline constexpr const char* kYear = "Y";             // Y2026
+inline constexpr const char* kInFeed = "XINFEED";     // XINFEEDyes / XINFEEDno
+
+// Body words carry no prefix; stemmed forms get Xapian's "Z" prefix.
+inline constexpr const char* kStemLanguage = "english";
+
+// Title words are indexed twice: under S and unprefixed with this extra
+// within-document frequency, so a title match outranks a body match.
+inline constexpr unsigned kTitleWeight = 5;
+
+// ---- Value slots ----------------------------------------------------------
+// Times are Xapian::sortable_serialise(unix seconds, UTC).
+enum Slot : Xapian::valueno {
+  kSlotPublished = 0,  // published, else updated, else first seen
+  kSlotUpdated = 1,
+  kSlotFirstSeen = 2,
+  kSlotLastSeen = 3,
+  kSlotContentHash = 4,  // 16 hex digits of XXH3-64 over the item's content
+};
+
+// ---- Query-parser field names -> prefixes ---------------------------------
+struct FieldPrefix {
+  const char* field;   // what the user types before the colon
+  const char* prefix;  // term prefix
+  bool boolean;        // filter (exact value) rather than free text
+};
+inline constexpr FieldPrefix kFieldPrefixes[] = {
+    {"title", kTitle, false},     {"author", kAuthor, false},
+    {"category", kCategory, true}, {"feed", kFeed, true},
+    {"site", kHost, true},
+};
+
+// ---- Database metadata keys -----------------------------------------------
+inline constexpr const char* kMetaSchemaVersion = "schema_version";
+// "feed:" + feed id -> JSON {id,title,url,link,last_ingest,latest_observed,...}
+inline constexpr const char* kMetaFeedPrefix = "feed:";
+// "snapshot:" + hex body hash -> RFC 3339 time it was ingested.
+inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
+
+// ---- Document data --------------------------------------------------------
+// One JSON object (nlohmann-json) per document:
+//   id, link, title            strings
+//   authors[], categories[]    strings, as written in the feed
+//   feed {id, title, url}      the feed that last carried the post
+//   feeds[]                    every feed id that ever carried it
+//   published, updated         RFC 3339 UTC strings or null
+//   first_seen, last_seen      RFC 3339 UTC strings (observed snapshot times)
+//   versions                   number of distinct contents seen (>= 1)
+//   in_feed                    true while the feed's newest snapshot has it
+//   summary                    plain text of the description/summary
+//   text                       plain text of the content (for snippets)
+//   content_hash               hex XXH3-64 of the current version
+//   snapshot                   archive file holding the current version
+//   history[]                  earlier versions: {content_hash, first_seen,
+//                              last_seen, snapshot}, oldest first
+
+// Xapian refuses terms longer than 245 bytes.
+inline constexpr std::size_t kMaxTermBytes = 245;
+
+inline std::string hex64(std::uint64_t v) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = digits[v & 15];
+  return out;
+}
+
+// A term of `prefix` + `value`; values too long for Xapian are replaced by
+// "#" + a 128-bit hash so the term stays unique and within the limit.
+inline std::string make_term(std::string_view prefix, std::string_view value) {
+  std::string term(prefix);
+  if (prefix.size() + value.size() <= kMaxTermBytes) {
+    term.append(value);
+  } else {
+    XXH128_hash_t h = XXH3_128bits(value.data(), value.size());
+    term += '#';
+    term += hex64(h.high64);
+    term += hex64(h.low64);
+  }
+  return term;
+}
+
+// Exact-match terms (author, category, feed, host) are case-insensitive.
+inline std::string lowercase_utf8(std::string_view s) {
+  return Xapian::Unicode::tolower(std::string(s));
+}
+
+inline std::string id_term(std::string_view post_id) { return make_term(kId, post_id); }
+inline std::string exact_term(std::string_view prefix, std::string_view value) {
+  return make_term(prefix, lowercase_utf8(value));
+}
+
+// Where the database lives: --db, else $BLOGSEARCH_DB, else
+// $XDG_DATA_HOME/blogsearch/db, else ~/.local/share/blogsearch/db.
+inline std::string resolve_db_path(const std::string& from_option) {
+  if (!from_option.empty()) return from_option;
+  if (const char* env = std::getenv("BLOGSEARCH_DB"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/blogsearch/db";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.local/share/blogsearch/db";
+}
+
+}  // namespace blogsearch::schema

@@ -1,0 +1,81 @@
+// writer.h: applying snapshots to the Xapian database.
+//
+// Identity: a post is its id (guid / atom:id), else its link, else a hash of
+// feed, title and date. Ingesting a snapshot whose body was ingested before is
+// a no-op. An item whose content hash is unchanged only moves last_seen (its
+// HTML is not parsed again); an edited item replaces the document and counts
+// a new version; a post missing from its feed's newest snapshot stays
+// searchable with in_feed = false. Snapshots of one feed are applied in
+// observed order and an older snapshot never overwrites newer content.
+//
+// Backfills: all snapshots of one feed given to one ingest() are parsed and
+// hashed first; each post is then indexed once, in its newest version, and
+// the feed's changes are committed as one transaction. A bad file is logged
+// and skipped; a failure while writing cancels that feed's transaction and
+// leaves what was committed before it.
+#pragma once
+
+#include <xapian.h>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "indexer/snapshot.h"
+
+namespace blogsearch {
+
+// The database is locked by another writer (exit 4 in the mains).
+class DatabaseLocked : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The database cannot be opened, created or written (path in the message).
+class DatabaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct IngestSummary {
+  long snapshots_read = 0;
+  long snapshots_skipped = 0;  // body already ingested
+  long items_seen = 0;
+  long posts_added = 0;
+  long posts_updated = 0;
+  long posts_unchanged = 0;
+  long warnings = 0;
+  long errors = 0;
+  double seconds = 0;
+};
+
+struct IngestOptions {
+  // Called with one-line messages ("warning: FILE: ...", "error: ...").
+  std::function<void(const std::string&)> on_message;
+  // Called after each snapshot with (done, total), for a progress line.
+  std::function<void(long, long)> on_progress;
+};
+
+class Writer {
+ public:
+  // Opens or creates the database at `path`. Throws DatabaseLocked when
+  // another process holds the write lock, DatabaseError otherwise.
+  explicit Writer(const std::string& path);
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Never throws for bad input (it is reported through on_message and
+  // counted); throws DatabaseError when the database itself fails.
+  IngestSummary ingest(const std::vector<Snapshot>& snapshots,
+                       const IngestOptions& options = {});
+
+  Xapian::WritableDatabase& database();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace blogsearch

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+echo "SKIP: conformance not written yet"; exit 77
