@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "indexer/date.h"
+#include "indexer/db_layout.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
 #include "indexer/schema.h"
@@ -429,7 +430,8 @@ struct Writer::Impl {
     }
     seen_hashes.insert(body_hash);
     snapshot_hashes.push_back(body_hash);
-    if (!parsed.title.empty()) feed.title = parsed.title;
+    if (!snap.feed_title.empty()) feed.title = snap.feed_title;
+    else if (!parsed.title.empty()) feed.title = parsed.title;
     if (!parsed.link.empty()) feed.link = parsed.link;
     if (!snap.final_url.empty()) feed.url = snap.final_url;
 
@@ -450,9 +452,10 @@ struct Writer::Impl {
 Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
   try {
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
+    create_database_layout(path);
     impl_->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OPEN);
+  } catch (const std::runtime_error& e) {
+    throw DatabaseError(e.what());
   } catch (const Xapian::DatabaseLockError&) {
     std::string holder;
     std::ifstream info(fs::path(path) / kLockInfoFile);
@@ -470,6 +473,8 @@ Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
   std::ofstream info(fs::path(path) / kLockInfoFile, std::ios::trunc);
   info << "pid " << getpid() << ", since " << format_rfc3339(std::time(nullptr)) << '\n';
   impl_->wrote_lock_info = static_cast<bool>(info);
+  // Holding the lock, nothing else can be building a generation.
+  if (has_generations(path)) remove_stale_generations(path);
 }
 
 Writer::~Writer() {
