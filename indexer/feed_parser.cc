@@ -245,13 +245,18 @@ class Walker {
       out_.posts.push_back(read_item(items[i]));
     }
     if (entity_limit_hit_) {
-      out_.warnings.push_back(name_ + ": entity expansion stopped after " +
-                              std::to_string(kMaxEntityExpansions) + " references");
+      out_.warnings.push_back(name_ + ": entity expansion stopped at " +
+                              std::to_string(kMaxEntityExpansions) + " references or " +
+                              std::to_string(kMaxEntityBytes) + " bytes");
     }
   }
 
  private:
+  // Bounds on what entity references may add to one document: libxml2
+  // stops exponential nesting itself, but not a large entity referenced
+  // many times (quadratic blowup).
   static constexpr int kMaxEntityExpansions = 10000;
+  static constexpr std::size_t kMaxEntityBytes = 1u << 20;
 
   Ns ns_of(const xmlNode* n) {
     if (n->ns == nullptr) return Ns::kNone;
@@ -302,12 +307,18 @@ class Walker {
   void append_capped(std::string& out, const xmlChar* text) {
     if (text == nullptr) return;
     std::size_t len = std::strlen(reinterpret_cast<const char*>(text));
-    std::size_t room = out.size() < options_.max_text_bytes ? options_.max_text_bytes - out.size() : 0;
+    std::size_t cap = options_.max_text_bytes;
+    if (entity_depth_ > 0 && entity_cap_ < cap) cap = entity_cap_;
+    std::size_t room = out.size() < cap ? cap - out.size() : 0;
     if (len > room) {
+      if (cap < options_.max_text_bytes) {
+        entity_limit_hit_ = true;
+      } else {
+        truncated_ = true;
+      }
       // Cut at a character boundary so the field stays valid UTF-8.
       while (room > 0 && (text[room] & 0xC0) == 0x80) --room;
       len = room;
-      truncated_ = true;
     }
     out.append(reinterpret_cast<const char*>(text), len);
   }
@@ -340,12 +351,15 @@ class Walker {
     const auto* ent = reinterpret_cast<const xmlEntity*>(ref->children);
     if (ent != nullptr && ent->type == XML_ENTITY_DECL) {
       if (ent->etype != XML_INTERNAL_GENERAL_ENTITY) return;
-      if (entity_expansions_ >= kMaxEntityExpansions) {
+      if (entity_expansions_ >= kMaxEntityExpansions || entity_bytes_ >= kMaxEntityBytes) {
         entity_limit_hit_ = true;
         return;
       }
       ++entity_expansions_;
+      std::size_t before = out.size();
+      if (entity_depth_++ == 0) entity_cap_ = before + (kMaxEntityBytes - entity_bytes_);
       append_text(ent->children, out);
+      if (--entity_depth_ == 0) entity_bytes_ += out.size() - before;
       return;
     }
     if (const htmlEntityDesc* html = htmlEntityLookup(ref->name)) append_utf8(out, html->value);
@@ -655,6 +669,9 @@ class Walker {
   bool truncated_ = false;
   bool entity_limit_hit_ = false;
   int entity_expansions_ = 0;
+  int entity_depth_ = 0;
+  std::size_t entity_bytes_ = 0;
+  std::size_t entity_cap_ = 0;
   std::size_t item_number_ = 0;
 };
 
