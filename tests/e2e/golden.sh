@@ -58,5 +58,6 @@ if ! cmp -s "$work/dump1" "$work/dump2"; then
   diff "$work/dump1" "$work/dump2" | head -n 20
   exit 1
 fi
+echo "second run: $(cat "$work/add.out" "$work/add.err" | grep . | tail -n 1)"
 echo "second run: identical documents"
 echo "PASS: golden"

@@ -199,18 +199,18 @@ def main():
     doc = open_doc(db, TN + "41")
     if doc is not None:
         cats = json.loads(doc.get_data()).get("categories")
-        # atom:category: the label when there is one, else the term.
-        check(cats == ["TorchInductor", "debugging"],
-              f"{TN}41: categories {cats!r}, want ['TorchInductor', 'debugging']")
-        check("Ktorchinductor" in terms_of(doc) and "Kdebugging" in terms_of(doc),
-              f"{TN}41: K terms for TorchInductor/debugging missing")
+        # atom:category: the term (as python3-feedparser does), not the label.
+        check(cats == ["inductor", "debugging"],
+              f"{TN}41: categories {cats!r}, want ['inductor', 'debugging']")
+        check("Kinductor" in terms_of(doc) and "Kdebugging" in terms_of(doc),
+              f"{TN}41: K terms for inductor/debugging missing")
 
     # Atom xhtml content and an entry-level xml:base.
     expect_post(db, TN + "40", {
         "title": "Semi-structured sparsity on consumer GPUs",
         "link": "https://tensor-notes.example.org/2026/08/semi-structured-sparsity.html",
         "authors": ["Kwame Mensah"],
-        "categories": ["Sparsity", "Performance"],
+        "categories": ["sparsity", "performance"],
         "published": "2026-08-20T18:15:00Z",
     }, terms=["Ssparsity", "to_sparse_semi_structured", "Ksparsity"],
         text_has=["Two-out-of-four sparsity keeps", "up_proj 0.91 0.68"])
@@ -219,17 +219,17 @@ def main():
     expect_post(db, TN + "39", {
         "title": "Notes on reproducible data loading",
         "link": "https://tensor-notes.example.org/2026/08/reproducible-data-loading/",
-        "categories": ["Data loading"],
+        "categories": ["data"],
         "published": "2026-08-11T11:45:00Z",
         "updated": "2026-08-12T12:00:00Z",
-    }, terms=["Kdata loading", "D20260811"],
+    }, terms=["Kdata", "D20260811"],
         text_has=["(we use 4 < the 8 available cores)", "exactly on every run. Keep num_workers"])
 
     expect_post(db, TN + "42", {
         "title": "Profiling dataloader stalls with torch.profiler",
         "first_seen": "2026-09-26T12:02:44Z",
         "in_feed": True,
-    }, terms=["Kprofiling", "Kdata loading"])
+    }, terms=["Kprofiling", "Kdata"])
 
     # RSS 1.0: dc:creator, dc:subject, dc:date, content:encoded.
     expect_post(db, KD + "2026/09/issue-37", {
@@ -253,10 +253,10 @@ def main():
     }, terms=["Kcuda graphs", "Ktorch.compile", "D20260831"])
 
     # Nothing from script, style, noscript or iframe anywhere, under any prefix.
-    for term in db.allterms():
-        t = term.term.decode("utf-8", "replace")
-        for banned in ("xyzzy", "plugh", "ptanalytics", "ee4c2c", "padding", "javascript"):
-            check(banned not in t.lower(), f"term {t!r} comes from script/style/noscript text")
+    all_terms = [t.term.decode("utf-8", "replace").lower() for t in db.allterms()]
+    for banned in ("xyzzy", "plugh", "ptanalytics", "ee4c2c", "padding", "javascript"):
+        leaked = [t for t in all_terms if banned in t]
+        check(not leaked, f"terms {leaked} come from script/style/noscript text")
 
     # The whole-database searches a user would run.
     for words, want in ((["torch", "compile"], {PT + "9000001", PT + "9000006", PT + "9000008"}),
