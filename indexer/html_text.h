@@ -3,8 +3,10 @@
 // Uses Gumbo. Entities are decoded; script, style, noscript and template are
 // dropped; block elements and <br> separate words; pre/code text is kept;
 // image alt text is kept; runs of whitespace collapse to one space, and the
-// result has no leading or trailing space. Never throws (except
-// std::bad_alloc); input that is not HTML at all comes back as its text.
+// result has no leading or trailing space. The result is always valid UTF-8
+// (bad bytes become U+FFFD). Nesting deeper than a few hundred levels is
+// flattened (words still separate) so hostile input stays fast. Never throws
+// (except std::bad_alloc); input that is not HTML at all comes back as its text.
 #pragma once
 
 #include <string>

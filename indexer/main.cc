@@ -3,14 +3,28 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
+#include "indexer/archive.h"
+#include "indexer/feeds_config.h"
+#include "indexer/rebuild.h"
+#include "indexer/schema.h"
+#include "indexer/update.h"
 #include "indexer/snapshot.h"
+#include "indexer/stats.h"
+#include "indexer/writer.h"
 #include "version.h"
 
 namespace {
@@ -57,6 +71,190 @@ int run_parse(const std::vector<std::string>& files) {
   return rc;
 }
 
+struct AddArgs {
+  std::string db;
+  std::string feed;
+  std::vector<std::string> paths;
+  bool quiet = false;
+  double wait = 0;  // seconds to wait for another writer's lock
+};
+
+// Messages to stderr, and a progress line there on a terminal.
+struct Console {
+  bool progress_shown = false;
+
+  IngestOptions ingest_options(bool quiet, std::size_t snapshots) {
+    IngestOptions options;
+    options.on_message = [this](const std::string& line) {
+      if (progress_shown) std::cerr << "\r\033[K";
+      progress_shown = false;
+      std::cerr << "blogsearch-index: " << line << '\n';
+    };
+    if (!quiet && isatty(STDERR_FILENO) && snapshots > 20) {
+      options.on_progress = [this](long done, long total) {
+        if (done % 10 != 0 && done != total) return;
+        std::cerr << "\r[" << done << "/" << total << "] snapshots" << std::flush;
+        progress_shown = true;
+      };
+    }
+    return options;
+  }
+  void clear() {
+    if (progress_shown) std::cerr << "\r\033[K";
+    progress_shown = false;
+  }
+};
+
+// Runs `fn` (which opens a Writer), retrying for up to `wait` seconds while
+// another process holds the lock.
+template <typename Fn>
+auto with_lock_wait(double wait, Fn fn) -> decltype(fn()) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait);
+  for (;;) {
+    try {
+      return fn();
+    } catch (const DatabaseLocked&) {
+      if (std::chrono::steady_clock::now() >= deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+}
+
+void print_summary(const IngestSummary& s) {
+  std::printf(
+      "blogsearch-index: %ld snapshots read, %ld skipped as already ingested, %ld items seen, "
+      "%ld posts added, %ld updated, %ld unchanged, %ld warnings, %ld errors, %.2f s\n",
+      s.snapshots_read, s.snapshots_skipped, s.items_seen, s.posts_added, s.posts_updated, s.posts_unchanged,
+      s.warnings, s.errors, s.seconds);
+}
+
+int run_add(const AddArgs& args) {
+  const std::string db_path = schema::resolve_db_path(args.db);
+  std::vector<std::string> errors;
+  std::vector<Snapshot> snapshots = collect_snapshots(args.paths, args.feed, errors);
+  for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << '\n';
+
+  Console console;
+  IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
+  try {
+    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    IngestSummary s = writer->ingest(snapshots, options);
+    console.clear();
+    s.errors += static_cast<long>(errors.size());
+    print_summary(s);
+    if (s.errors == 0) return kOk;
+    return s.snapshots_read > s.errors ? kPartial : kInputError;
+  } catch (const DatabaseLocked& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
+int run_rebuild(const AddArgs& args) {
+  const std::string db_path = schema::resolve_db_path(args.db);
+  const std::string archive = resolve_archive_path(args.paths.empty() ? "" : args.paths.front());
+  std::vector<std::string> errors;
+  std::vector<Snapshot> snapshots = collect_snapshots({archive}, "", errors);
+  for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << " (the archive to rebuild from)\n";
+  if (!errors.empty()) return kInputError;
+  Console console;
+  IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
+  try {
+    IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options); });
+    console.clear();
+    print_summary(s);
+    std::printf("blogsearch-index: %s rebuilt from %s\n", db_path.c_str(), archive.c_str());
+    return s.errors == 0 ? kOk : kPartial;
+  } catch (const DatabaseLocked& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
+struct FetchArgs {
+  std::string db, config, archive;
+  std::vector<std::string> feeds;
+  bool quiet = false;
+  double wait = 0;
+};
+
+int run_fetch(const FetchArgs& args) {
+  const std::string db_path = schema::resolve_db_path(args.db);
+  const std::string config_path = resolve_config_path(args.config);
+  std::vector<FeedConfig> feeds;
+  try {
+    for (auto& f : load_feeds_config(config_path)) {
+      bool chosen = args.feeds.empty() || std::find(args.feeds.begin(), args.feeds.end(), f.id) != args.feeds.end();
+      if (chosen && (f.enabled || !args.feeds.empty())) feeds.push_back(std::move(f));
+    }
+  } catch (const ConfigError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kInputError;
+  }
+  for (const auto& id : args.feeds) {
+    if (std::none_of(feeds.begin(), feeds.end(), [&](const FeedConfig& f) { return f.id == id; })) {
+      std::cerr << "blogsearch-index: feed '" << id << "' is not in " << config_path << '\n';
+      return kInputError;
+    }
+  }
+  UpdateOptions options;
+  options.archive_dir = resolve_archive_path(args.archive);
+  Console console;
+  options.ingest = console.ingest_options(true, 0);
+  try {
+    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    UpdateSummary s = update_feeds(*writer, feeds, options);
+    for (const auto& f : s.feeds) {
+      if (f.result == "failed")
+        std::cerr << "blogsearch-index: feed " << f.id << " failed: " << f.error << '\n';
+      else if (!args.quiet)
+        std::cerr << "blogsearch-index: feed " << f.id << ": " << f.result << " (HTTP " << f.status << ")\n";
+    }
+    std::printf(
+        "blogsearch-index: %zu feeds fetched in %.2f s: %ld new, %ld not modified, %ld unchanged, %ld failed; "
+        "%ld posts added, %ld updated, %ld unchanged in %.2f s\n",
+        s.feeds.size(), s.fetch_seconds, s.new_snapshots, s.not_modified, s.unchanged, s.failed,
+        s.ingest.posts_added, s.ingest.posts_updated, s.ingest.posts_unchanged, s.ingest_seconds);
+    return s.failed == 0 && s.ingest.errors == 0 ? kOk : kPartial;
+  } catch (const DatabaseLocked& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
+int run_stats(const std::string& db_option) {
+  const std::string db_path = schema::resolve_db_path(db_option);
+  try {
+    DatabaseStats st = read_stats(db_path);
+    std::printf("database   %s\n", st.path.c_str());
+    std::printf("documents  %ld\n", st.documents);
+    std::printf("size       %.1f MB\n", static_cast<double>(st.size_bytes) / 1e6);
+    std::printf("schema     %d\n", st.schema_version);
+    std::printf("feeds      %zu\n", st.feeds.size());
+    for (const auto& f : st.feeds) {
+      std::printf("\n  %s%s%s\n", f.id.c_str(), f.title.empty() ? "" : "  ", f.title.c_str());
+      if (!f.url.empty()) std::printf("    url          %s\n", f.url.c_str());
+      std::printf("    posts        %ld (%ld in the feed now)\n", f.posts, f.in_feed);
+      if (!f.oldest.empty())
+        std::printf("    published    %s .. %s\n", f.oldest.substr(0, 10).c_str(), f.newest.substr(0, 10).c_str());
+      std::printf("    last ingest  %s\n", f.last_ingest.empty() ? "never" : f.last_ingest.c_str());
+    }
+    return kOk;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +267,39 @@ int main(int argc, char** argv) {
   auto* parse = app.add_subcommand("parse", "Print what the parser reads from each FILE, as one JSON object per line");
   parse->add_option("FILE", parse_files, "Feed files (RSS 2.0, RSS 1.0, Atom)")->required();
 
+  AddArgs add_args;
+  auto* add = app.add_subcommand("add", "Ingest snapshot files or directories (walked recursively) into the database");
+  add->add_option("PATH", add_args.paths, "Snapshot files (FILE.xml, with FILE.headers.json beside it) or directories")
+      ->required();
+  add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
+  add->add_flag("-q,--quiet", add_args.quiet, "No progress line");
+  add->add_option("--wait", add_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+
+  FetchArgs fetch_args;
+  auto* fetch = app.add_subcommand("fetch", "Fetch the feeds in feeds.toml, archive new snapshots and index them");
+  fetch->add_option("--config", fetch_args.config,
+                    "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)");
+  fetch->add_option("--archive", fetch_args.archive,
+                    "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+  fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)");
+  fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  fetch->add_flag("-q,--quiet", fetch_args.quiet, "Report only failures and the summary");
+  fetch->add_option("--wait", fetch_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+
+  AddArgs rebuild_args;
+  std::string rebuild_archive;
+  auto* rebuild = app.add_subcommand("rebuild", "Rebuild the whole database from the archive and switch to it atomically");
+  rebuild->add_option("--archive", rebuild_archive,
+                      "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+  rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  rebuild->add_flag("-q,--quiet", rebuild_args.quiet, "No progress line");
+  rebuild->add_option("--wait", rebuild_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+
+  std::string stats_db;
+  auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
+  stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -76,5 +307,12 @@ int main(int argc, char** argv) {
     return rc == 0 ? kOk : kInputError;
   }
   if (parse->parsed()) return run_parse(parse_files);
+  if (add->parsed()) return run_add(add_args);
+  if (stats->parsed()) return run_stats(stats_db);
+  if (fetch->parsed()) return run_fetch(fetch_args);
+  if (rebuild->parsed()) {
+    if (!rebuild_archive.empty()) rebuild_args.paths = {rebuild_archive};
+    return run_rebuild(rebuild_args);
+  }
   return kInputError;
 }

@@ -17,6 +17,7 @@ namespace blogsearch {
 struct Snapshot {
   std::string path;      // the feed body file
   std::string feed_id;   // from --feed or the folder name; "" = use link host
+  std::string feed_title;  // from feeds.toml; "" = the feed's own title
   Time observed = 0;     // unix seconds
   int status = 0;        // HTTP status when known, else 0
   std::string etag, last_modified, final_url;

@@ -1,0 +1,34 @@
+// db_layout.h: how a database directory is laid out on disk, so that a
+// rebuild can replace the whole index atomically.
+//
+//   DB/XAPIANDB        Xapian stub file: "auto gen-<stamp>" (the live one)
+//   DB/gen-<stamp>/    one glass database per generation
+//
+// Xapian opens DB through the stub for reading and writing, so every tool
+// just uses DB. A rebuild fills a new generation and then renames a new stub
+// over the old one: a reader sees either the old index or the new one.
+// Functions throw std::runtime_error naming the path when the disk refuses.
+#pragma once
+
+#include <string>
+
+namespace blogsearch {
+
+// True when `path` holds a XAPIANDB stub.
+bool has_generations(const std::string& path);
+
+// Creates DB with one empty generation if `path` is missing or an empty
+// directory; does nothing otherwise.
+void create_database_layout(const std::string& path);
+
+// Creates an empty glass database DB/gen-<stamp> and returns its path.
+std::string new_generation(const std::string& path);
+
+// Makes `generation` (a directory inside DB) the live one, atomically.
+void switch_generation(const std::string& path, const std::string& generation);
+
+// Removes every generation but the live one (left by a crashed rebuild).
+// Call only while holding the write lock.
+void remove_stale_generations(const std::string& path);
+
+}  // namespace blogsearch

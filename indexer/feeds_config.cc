@@ -1,0 +1,90 @@
+// feeds_config.cc: feeds.toml through toml++, with line numbers in errors.
+#include "indexer/feeds_config.h"
+
+#include <curl/curl.h>
+#include <toml++/toml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "indexer/snapshot.h"
+
+namespace blogsearch {
+
+namespace {
+
+std::string where(const std::string& path, const toml::source_region& r) {
+  return path + ":" + std::to_string(r.begin.line);
+}
+
+bool is_http_url(const std::string& url) {
+  CURLU* u = curl_url();
+  bool ok = false;
+  if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    char* scheme = nullptr;
+    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK && scheme) {
+      ok = std::string(scheme) == "http" || std::string(scheme) == "https";
+      curl_free(scheme);
+    }
+  }
+  curl_url_cleanup(u);
+  return ok;
+}
+
+}  // namespace
+
+std::vector<FeedConfig> load_feeds_config(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(where(path, e.source()) + ": " + std::string(e.description()));
+  } catch (const std::exception& e) {
+    throw ConfigError(path + ": " + e.what());
+  }
+  std::vector<FeedConfig> feeds;
+  const toml::node* list = root.get("feed");
+  if (!list) return feeds;
+  const toml::array* arr = list->as_array();
+  if (!arr) throw ConfigError(where(path, list->source()) + ": 'feed' must be written [[feed]]");
+  std::set<std::string> ids;
+  for (const toml::node& node : *arr) {
+    const toml::table* t = node.as_table();
+    if (!t) throw ConfigError(where(path, node.source()) + ": 'feed' must be written [[feed]]");
+    FeedConfig f;
+    auto str = [&](const char* key, std::string& out, bool required) {
+      const toml::node* v = t->get(key);
+      if (!v) {
+        if (required) throw ConfigError(where(path, t->source()) + ": [[feed]] without '" + key + "'");
+        return;
+      }
+      if (!v->is_string()) throw ConfigError(where(path, v->source()) + ": '" + key + "' must be a string");
+      out = **v->as_string();
+    };
+    str("id", f.id, true);
+    str("url", f.url, true);
+    str("title", f.title, false);
+    if (const toml::node* e = t->get("enabled")) {
+      if (!e->is_boolean()) throw ConfigError(where(path, e->source()) + ": 'enabled' must be true or false");
+      f.enabled = **e->as_boolean();
+    }
+    const std::string line = where(path, t->source());
+    if (feed_slug(f.id) != f.id || f.id.empty())
+      throw ConfigError(line + ": id '" + f.id + "' must be a slug of a-z, 0-9, '.', '_' and '-'");
+    if (!ids.insert(f.id).second) throw ConfigError(line + ": id '" + f.id + "' appears twice");
+    if (!is_http_url(f.url)) throw ConfigError(line + ": feed '" + f.id + "': url must be an http(s) URL");
+    feeds.push_back(std::move(f));
+  }
+  return feeds;
+}
+
+std::string resolve_config_path(const std::string& from_option) {
+  if (!from_option.empty()) return from_option;
+  if (std::filesystem::exists("data/feeds.toml")) return "data/feeds.toml";
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/blogsearch/feeds.toml";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.config/blogsearch/feeds.toml";
+}
+
+}  // namespace blogsearch

@@ -1,0 +1,57 @@
+// rebuild.cc: build aside, then switch.
+#include "indexer/rebuild.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "indexer/db_layout.h"
+#include "indexer/schema.h"
+
+namespace blogsearch {
+
+IngestSummary rebuild_database(const std::string& db_path, const std::vector<Snapshot>& snapshots,
+                               const IngestOptions& options) {
+  Writer live(db_path);  // holds the write lock for the whole rebuild
+  if (!has_generations(db_path))
+    throw DatabaseError("database " + db_path +
+                        " was not created by blogsearch-index and cannot be switched atomically; "
+                        "rebuild into a new --db instead");
+  std::string generation;
+  try {
+    generation = new_generation(db_path);
+  } catch (const std::runtime_error& e) {
+    throw DatabaseError(e.what());
+  }
+  try {
+    IngestSummary summary;
+    {
+      Writer fresh(generation);
+      Xapian::WritableDatabase& from = live.database();
+      Xapian::WritableDatabase& to = fresh.database();
+      const std::string prefix = schema::kMetaFeedPrefix;
+      // Fetch state (etag, redirects, failures) is not in the archive;
+      // everything else is recomputed from the snapshots.
+      for (auto it = from.metadata_keys_begin(prefix); it != from.metadata_keys_end(prefix); ++it) {
+        nlohmann::json old = nlohmann::json::parse(from.get_metadata(*it), nullptr, false);
+        if (!old.is_object()) continue;
+        nlohmann::json keep = nlohmann::json::object();
+        for (const char* key : {"id", "title", "url", "fetch"})
+          if (old.contains(key)) keep[key] = old[key];
+        to.set_metadata(*it, keep.dump());
+      }
+      to.commit();
+      summary = fresh.ingest(snapshots, options);
+      to.commit();
+    }
+    switch_generation(db_path, generation);
+    remove_stale_generations(db_path);
+    return summary;
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove_all(generation, ec);
+    throw;
+  }
+}
+
+}  // namespace blogsearch

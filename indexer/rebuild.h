@@ -1,0 +1,21 @@
+// rebuild.h: re-creating the whole database from the snapshot archive.
+//
+// The new index is built in a fresh generation (db_layout.h) while the live
+// one keeps serving searches and stays write-locked, then switched in
+// atomically; the old generation is removed. Per-feed fetch state is carried
+// over. A failure or a kill leaves the live database untouched (the partial
+// generation is removed now or by the next writer).
+// Throws DatabaseLocked / DatabaseError (writer.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "indexer/writer.h"
+
+namespace blogsearch {
+
+IngestSummary rebuild_database(const std::string& db_path, const std::vector<Snapshot>& snapshots,
+                               const IngestOptions& options = {});
+
+}  // namespace blogsearch

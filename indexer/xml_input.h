@@ -1,0 +1,30 @@
+// xml_input.h: turning the bytes of a feed into a libxml2 tree, safely.
+//
+// Private to the indexer (used by feed_parser.cc). read_xml decides the
+// encoding (BOM, XML declaration, else UTF-8), repairs what real feeds get
+// wrong (Windows-1252 bytes in a UTF-8 feed, control characters and NULs that
+// XML forbids), then parses with recovery, without network, DTD or external
+// entity loading, and within libxml2's default size and depth limits.
+// Everything recovered becomes one warning line each in `warnings`; input
+// that yields no tree at all throws FeedError naming the file.
+#pragma once
+
+#include <libxml/tree.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blogsearch {
+
+struct XmlDocFree {
+  void operator()(xmlDoc* doc) const { xmlFreeDoc(doc); }
+};
+using XmlDoc = std::unique_ptr<xmlDoc, XmlDocFree>;
+
+// Never returns null. Throws FeedError (feed_parser.h).
+XmlDoc read_xml(std::string_view bytes, const std::string& name,
+                std::vector<std::string>& warnings);
+
+}  // namespace blogsearch
