@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -10,7 +13,10 @@
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
+#include "indexer/schema.h"
 #include "indexer/snapshot.h"
+#include "indexer/stats.h"
+#include "indexer/writer.h"
 #include "version.h"
 
 namespace {
@@ -57,6 +63,79 @@ int run_parse(const std::vector<std::string>& files) {
   return rc;
 }
 
+struct AddArgs {
+  std::string db;
+  std::string feed;
+  std::vector<std::string> paths;
+  bool quiet = false;
+};
+
+int run_add(const AddArgs& args) {
+  const std::string db_path = schema::resolve_db_path(args.db);
+  std::vector<std::string> errors;
+  std::vector<Snapshot> snapshots = collect_snapshots(args.paths, args.feed, errors);
+  for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << '\n';
+
+  const bool tty = isatty(STDERR_FILENO) && !args.quiet;
+  bool progress_shown = false;
+  IngestOptions options;
+  options.on_message = [&](const std::string& line) {
+    if (progress_shown) std::cerr << "\r\033[K";
+    progress_shown = false;
+    std::cerr << "blogsearch-index: " << line << '\n';
+  };
+  if (tty && snapshots.size() > 20) {
+    options.on_progress = [&](long done, long total) {
+      if (done % 10 != 0 && done != total) return;
+      std::cerr << "\r[" << done << "/" << total << "] snapshots" << std::flush;
+      progress_shown = true;
+    };
+  }
+  try {
+    Writer writer(db_path);
+    IngestSummary s = writer.ingest(snapshots, options);
+    if (progress_shown) std::cerr << "\r\033[K";
+    s.errors += static_cast<long>(errors.size());
+    std::printf(
+        "blogsearch-index: %ld snapshots read, %ld skipped as already ingested, %ld items seen, "
+        "%ld posts added, %ld updated, %ld unchanged, %ld warnings, %ld errors, %.2f s\n",
+        s.snapshots_read, s.snapshots_skipped, s.items_seen, s.posts_added, s.posts_updated,
+        s.posts_unchanged, s.warnings, s.errors, s.seconds);
+    if (s.errors == 0) return kOk;
+    return s.snapshots_read > s.errors ? kPartial : kInputError;
+  } catch (const DatabaseLocked& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
+int run_stats(const std::string& db_option) {
+  const std::string db_path = schema::resolve_db_path(db_option);
+  try {
+    DatabaseStats st = read_stats(db_path);
+    std::printf("database   %s\n", st.path.c_str());
+    std::printf("documents  %ld\n", st.documents);
+    std::printf("size       %.1f MB\n", static_cast<double>(st.size_bytes) / 1e6);
+    std::printf("schema     %d\n", st.schema_version);
+    std::printf("feeds      %zu\n", st.feeds.size());
+    for (const auto& f : st.feeds) {
+      std::printf("\n  %s%s%s\n", f.id.c_str(), f.title.empty() ? "" : "  ", f.title.c_str());
+      if (!f.url.empty()) std::printf("    url          %s\n", f.url.c_str());
+      std::printf("    posts        %ld (%ld in the feed now)\n", f.posts, f.in_feed);
+      if (!f.oldest.empty())
+        std::printf("    published    %s .. %s\n", f.oldest.substr(0, 10).c_str(), f.newest.substr(0, 10).c_str());
+      std::printf("    last ingest  %s\n", f.last_ingest.empty() ? "never" : f.last_ingest.c_str());
+    }
+    return kOk;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +148,18 @@ int main(int argc, char** argv) {
   auto* parse = app.add_subcommand("parse", "Print what the parser reads from each FILE, as one JSON object per line");
   parse->add_option("FILE", parse_files, "Feed files (RSS 2.0, RSS 1.0, Atom)")->required();
 
+  AddArgs add_args;
+  auto* add = app.add_subcommand("add", "Ingest snapshot files or directories (walked recursively) into the database");
+  add->add_option("PATH", add_args.paths, "Snapshot files (FILE.xml, with FILE.headers.json beside it) or directories")
+      ->required();
+  add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
+  add->add_flag("-q,--quiet", add_args.quiet, "No progress line");
+
+  std::string stats_db;
+  auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
+  stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -76,5 +167,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? kOk : kInputError;
   }
   if (parse->parsed()) return run_parse(parse_files);
+  if (add->parsed()) return run_add(add_args);
+  if (stats->parsed()) return run_stats(stats_db);
   return kInputError;
 }

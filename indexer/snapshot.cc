@@ -1,1 +1,166 @@
-// placeholder: being written
+// snapshot.cc: turning command-line paths into ordered snapshots.
+#include "indexer/snapshot.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <cctype>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "indexer/date.h"
+
+namespace blogsearch {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool is_snapshot_name(const std::string& name) {
+  if (name.empty() || name[0] == '.') return false;
+  if (ends_with(name, ".json") || ends_with(name, ".md") || ends_with(name, ".toml")) return false;
+  return true;
+}
+
+// "2026-09-02T013228Z" or "20250902T085253Z" (the two archivers' styles):
+// the first 14 digits of the name are YYYYMMDDHHMMSS.
+std::optional<Time> time_from_name(const std::string& stem) {
+  std::string digits;
+  for (char c : stem) {
+    if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+    else if (c != '-' && c != 'T' && c != ':' && c != '_') break;
+    if (digits.size() == 14) break;
+  }
+  if (digits.size() != 14) return std::nullopt;
+  std::string iso = digits.substr(0, 4) + "-" + digits.substr(4, 2) + "-" + digits.substr(6, 2) + "T" +
+                    digits.substr(8, 2) + ":" + digits.substr(10, 2) + ":" + digits.substr(12, 2) + "Z";
+  return parse_date(iso);
+}
+
+std::string json_string(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Fills what the archiver recorded; a missing or malformed headers file
+// only means less is known, so it is not an error.
+void read_headers(const fs::path& headers, Snapshot& snap) {
+  std::ifstream in(headers);
+  if (!in) return;
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return;
+  for (const char* key : {"observed_at", "fetchedAt", "fetched_at"}) {
+    if (auto t = parse_date(json_string(j, key))) {
+      snap.observed = *t;
+      break;
+    }
+  }
+  if (auto it = j.find("status"); it != j.end() && it->is_number_integer()) snap.status = it->get<int>();
+  snap.etag = json_string(j, "etag");
+  snap.last_modified = json_string(j, "lastModified");
+  snap.final_url = json_string(j, "finalUrl");
+}
+
+Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
+  Snapshot snap;
+  snap.path = file.string();
+  snap.feed_id = feed_override.empty() ? feed_slug(file.parent_path().filename().string()) : feed_override;
+  fs::path headers = file;
+  headers.replace_extension(".headers.json");
+  read_headers(headers, snap);
+  if (snap.observed == 0) {
+    if (auto t = time_from_name(file.stem().string())) {
+      snap.observed = *t;
+    } else {
+      std::error_code ec;
+      auto mtime = fs::last_write_time(file, ec);
+      if (!ec) {
+        auto sys = std::chrono::time_point_cast<std::chrono::seconds>(
+            mtime - fs::file_time_type::clock::now() + std::chrono::system_clock::now());
+        snap.observed = sys.time_since_epoch().count();
+      }
+    }
+  }
+  return snap;
+}
+
+}  // namespace
+
+std::string feed_slug(const std::string& name) {
+  std::string out;
+  bool dash = false;
+  for (unsigned char c : name) {
+    if (std::isalnum(c) || c == '.' || c == '_' || c == '-') {
+      if (dash && !out.empty()) out += '-';
+      dash = false;
+      out += static_cast<char>(std::tolower(c));
+    } else {
+      dash = true;
+    }
+  }
+  // "." and ".." are folder names, not feeds.
+  if (out == "." || out == "..") return "";
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(path + ": read error");
+  return std::move(buf).str();
+}
+
+std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
+                                        const std::string& feed_override,
+                                        std::vector<std::string>& errors) {
+  std::vector<Snapshot> out;
+  for (const auto& arg : paths) {
+    std::error_code ec;
+    fs::file_status st = fs::status(arg, ec);
+    if (ec || !fs::exists(st)) {
+      errors.push_back(arg + ": no such file or directory");
+      continue;
+    }
+    if (fs::is_directory(st)) {
+      fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
+      if (ec) {
+        errors.push_back(arg + ": cannot read directory: " + ec.message());
+        continue;
+      }
+      for (; it != end; it.increment(ec)) {
+        if (ec) {
+          errors.push_back(arg + ": " + ec.message());
+          break;
+        }
+        const std::string name = it->path().filename().string();
+        if (it->is_directory() && !name.empty() && name[0] == '.') {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file() && is_snapshot_name(name)) out.push_back(make_snapshot(it->path(), feed_override));
+      }
+    } else {
+      out.push_back(make_snapshot(arg, feed_override));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Snapshot& a, const Snapshot& b) {
+    if (a.feed_id != b.feed_id) return a.feed_id < b.feed_id;
+    if (a.observed != b.observed) return a.observed < b.observed;
+    return a.path < b.path;
+  });
+  return out;
+}
+
+}  // namespace blogsearch

@@ -1,1 +1,513 @@
-// placeholder: being written
+// writer.cc: snapshots -> Xapian documents, one transaction per feed batch.
+//
+// A run is processed feed by feed. For each feed, every snapshot is read,
+// hashed and parsed first, and the posts' histories are merged in memory;
+// only then is each changed post written, once, in its newest version. That
+// keeps a backfill of thousands of snapshots close to the cost of parsing
+// them, and makes the whole batch one transaction.
+#include "indexer/writer.h"
+
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "indexer/date.h"
+#include "indexer/feed_parser.h"
+#include "indexer/html_text.h"
+#include "indexer/schema.h"
+
+namespace blogsearch {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kLockInfoFile = "blogsearch-writer";
+
+std::string hash_hex(std::string_view bytes) { return schema::hex64(XXH3_64bits(bytes.data(), bytes.size())); }
+
+// The content hash covers everything the document is built from, so any
+// edit to a post (text, title, authors, categories, dates) is a new version.
+std::string content_hash(const Post& p) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  auto add = [&](std::string_view s) {
+    XXH3_64bits_update(st, s.data(), s.size());
+    XXH3_64bits_update(st, "\0", 1);
+  };
+  add(p.title);
+  add(p.link);
+  for (const auto& a : p.authors) add(a);
+  add("\x01");
+  for (const auto& c : p.categories) add(c);
+  add("\x01");
+  add(p.published ? std::to_string(*p.published) : "");
+  add(p.updated ? std::to_string(*p.updated) : "");
+  add(p.summary);
+  add(p.content);
+  std::string out = schema::hex64(XXH3_64bits_digest(st));
+  XXH3_freeState(st);
+  return out;
+}
+
+// A post's identity: its id, else its link, else a hash of feed, title and date.
+std::string post_key(const Post& p, const std::string& feed_id) {
+  if (!p.id.empty()) return p.id;
+  if (!p.link.empty()) return p.link;
+  std::string basis = feed_id + '\n' + p.title + '\n' + (p.published ? std::to_string(*p.published) : "");
+  return "urn:blogsearch:" + hash_hex(basis);
+}
+
+std::string host_of(const std::string& url) {
+  std::string host;
+  CURLU* u = curl_url();
+  if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    char* h = nullptr;
+    if (curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK && h) {
+      host = schema::lowercase_utf8(h);
+      curl_free(h);
+    }
+  }
+  curl_url_cleanup(u);
+  return host;
+}
+
+json time_json(std::optional<Time> t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
+
+std::optional<Time> json_time(const json& data, const char* key) {
+  auto it = data.find(key);
+  if (it == data.end() || !it->is_string()) return std::nullopt;
+  return parse_date(it->get<std::string>());
+}
+
+std::string plain_text(const std::string& s, bool is_html) {
+  return is_html ? html_to_text(s) : collapse_whitespace(s);
+}
+
+// What the run knows of one post: its stored data (if any) merged with
+// every version seen in this batch.
+struct PostState {
+  Xapian::docid docid = 0;  // 0 = not in the database yet
+  json data;                // the document data being built
+  std::string hash;         // current version
+  Time first_seen = 0, last_seen = 0;
+  Time version_first_seen = 0;  // when the current version first appeared
+  std::string snapshot;         // file holding the current version
+  std::optional<Post> newest;   // set when the content must be (re)indexed
+  bool dirty = false;           // data or values must be written
+};
+
+struct FeedInfo {
+  std::string id, title, url, link;
+  Time latest_observed = 0;  // newest snapshot ever applied for this feed
+  std::string last_ingest;
+};
+
+}  // namespace
+
+struct Writer::Impl {
+  std::string path;
+  Xapian::WritableDatabase db;
+  Xapian::TermGenerator tg;
+  bool wrote_lock_info = false;
+
+  // Current batch (one feed).
+  std::string feed_id;
+  FeedInfo feed;
+  std::unordered_map<std::string, PostState> posts;
+  std::unordered_set<std::string> in_newest;   // keys in the newest snapshot
+  Time newest_snapshot = 0;                    // observed time of that snapshot
+  bool have_newest = false;
+  std::vector<std::string> snapshot_hashes;
+  std::unordered_set<std::string> seen_hashes;  // bodies seen in this run
+
+  IngestSummary* summary = nullptr;
+  const IngestOptions* options = nullptr;
+
+  void message(const std::string& line) {
+    if (options && options->on_message) options->on_message(line);
+  }
+
+  FeedInfo load_feed(const std::string& id) {
+    FeedInfo f;
+    f.id = id;
+    std::string raw = db.get_metadata(schema::kMetaFeedPrefix + id);
+    json j = json::parse(raw, nullptr, false);
+    if (j.is_object()) {
+      f.title = j.value("title", "");
+      f.url = j.value("url", "");
+      f.link = j.value("link", "");
+      f.latest_observed = j.value("latest_observed", Time{0});
+      f.last_ingest = j.value("last_ingest", "");
+    }
+    return f;
+  }
+
+  void store_feed(const FeedInfo& f) {
+    std::string key = schema::kMetaFeedPrefix + f.id;
+    json j = json::parse(db.get_metadata(key), nullptr, false);
+    if (!j.is_object()) j = json::object();  // keep keys other commands store
+    j["id"] = f.id;
+    j["title"] = f.title;
+    j["url"] = f.url;
+    j["link"] = f.link;
+    j["latest_observed"] = f.latest_observed;
+    j["last_ingest"] = f.last_ingest;
+    db.set_metadata(key, j.dump());
+  }
+
+  PostState* find_or_load(const std::string& key) {
+    if (auto it = posts.find(key); it != posts.end()) return &it->second;
+    std::string term = schema::id_term(key);
+    Xapian::PostingIterator pit = db.postlist_begin(term);
+    if (pit == db.postlist_end(term)) return nullptr;
+    PostState st;
+    st.docid = *pit;
+    st.data = json::parse(db.get_document(st.docid).get_data(), nullptr, false);
+    if (!st.data.is_object()) st.data = json::object();
+    st.hash = st.data.value("content_hash", "");
+    st.first_seen = json_time(st.data, "first_seen").value_or(0);
+    st.last_seen = json_time(st.data, "last_seen").value_or(0);
+    st.version_first_seen = st.last_seen;
+    if (auto& h = st.data["history"]; h.is_array() && !h.empty())
+      st.version_first_seen = json_time(h.back(), "last_seen").value_or(st.first_seen);
+    else
+      st.version_first_seen = st.first_seen;
+    st.snapshot = st.data.value("snapshot", "");
+    return &posts.emplace(key, std::move(st)).first->second;
+  }
+
+  // Merges one item seen at time `t` in snapshot `file`.
+  void apply_item(Post&& item, Time t, const std::string& file) {
+    const std::string key = post_key(item, feed_id);
+    const std::string hash = content_hash(item);
+    PostState* st = find_or_load(key);
+    if (!st) {
+      PostState fresh;
+      fresh.hash = hash;
+      fresh.first_seen = fresh.last_seen = fresh.version_first_seen = t;
+      fresh.snapshot = file;
+      fresh.data = json::object();
+      fresh.data["versions"] = 1;
+      fresh.data["history"] = json::array();
+      fresh.data["id"] = key;
+      fresh.newest = std::move(item);
+      fresh.dirty = true;
+      posts.emplace(key, std::move(fresh));
+      return;
+    }
+    if (t >= st->last_seen) {
+      if (hash != st->hash) {
+        json& history = st->data["history"];
+        if (!history.is_array()) history = json::array();
+        if (!st->hash.empty())
+          history.push_back({{"content_hash", st->hash},
+                             {"first_seen", format_rfc3339(st->version_first_seen)},
+                             {"last_seen", format_rfc3339(st->last_seen)},
+                             {"snapshot", st->snapshot}});
+        st->data["versions"] = st->data.value("versions", 1) + 1;
+        st->hash = hash;
+        st->version_first_seen = t;
+        st->snapshot = file;
+        st->newest = std::move(item);
+      }
+      if (t != st->last_seen) st->dirty = true;
+      st->last_seen = t;
+    } else if (t < st->first_seen) {
+      // An older snapshot arriving late: it can only extend the history
+      // backwards, never replace newer content.
+      st->first_seen = t;
+      st->dirty = true;
+    }
+  }
+
+  Xapian::Document build_document(const std::string& key, PostState& st) {
+    const Post& p = *st.newest;
+    Xapian::Document doc;
+    tg.set_document(doc);
+
+    doc.add_boolean_term(schema::id_term(key));
+    tg.index_text(p.title, 1, schema::kTitle);
+    tg.increase_termpos();
+    tg.index_text(p.title, schema::kTitleWeight);
+    tg.increase_termpos();
+    for (const auto& a : p.authors) {
+      tg.index_text(a, 1, schema::kAuthor);
+      tg.increase_termpos();
+      doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
+    }
+    for (const auto& c : p.categories) {
+      tg.index_text(c);
+      tg.increase_termpos();
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
+    }
+    std::string text = plain_text(p.content, p.content_is_html);
+    std::string summary_text = plain_text(p.summary, p.summary_is_html);
+    if (text.empty()) text = summary_text;
+    tg.index_text(text);
+
+    json& d = st.data;
+    d["id"] = key;
+    d["link"] = p.link;
+    d["title"] = p.title;
+    d["authors"] = p.authors;
+    d["categories"] = p.categories;
+    d["published"] = time_json(p.published);
+    d["updated"] = time_json(p.updated);
+    d["summary"] = summary_text;
+    d["text"] = text;
+    std::string host = host_of(p.link);
+    if (!host.empty()) doc.add_boolean_term(schema::make_term(schema::kHost, host));
+    Time date = p.published.value_or(p.updated.value_or(st.first_seen));
+    std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
+    std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
+    doc.add_boolean_term(schema::kDay + compact);
+    doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
+    doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
+    doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(date)));
+    if (p.updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*p.updated)));
+    return doc;
+  }
+
+  // Values, feed terms and data that change without a new version.
+  void refresh_metadata(Xapian::Document& doc, PostState& st) {
+    json& d = st.data;
+    d["content_hash"] = st.hash;
+    d["snapshot"] = st.snapshot;
+    d["first_seen"] = format_rfc3339(st.first_seen);
+    d["last_seen"] = format_rfc3339(st.last_seen);
+    json& feeds = d["feeds"];
+    if (!feeds.is_array()) feeds = json::array();
+    if (std::find(feeds.begin(), feeds.end(), feed.id) == feeds.end()) feeds.push_back(feed.id);
+    for (const auto& f : feeds) doc.add_boolean_term(schema::exact_term(schema::kFeed, f.get<std::string>()));
+    set_in_feed_term(doc, d["in_feed"].get<bool>());
+    doc.add_value(schema::kSlotFirstSeen, Xapian::sortable_serialise(static_cast<double>(st.first_seen)));
+    doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
+    doc.add_value(schema::kSlotContentHash, st.hash);
+    doc.set_data(d.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+
+  static void set_in_feed_term(Xapian::Document& doc, bool in_feed) {
+    const std::string yes = std::string(schema::kInFeed) + "yes", no = std::string(schema::kInFeed) + "no";
+    for (const auto& t : {yes, no}) {
+      try {
+        doc.remove_term(t);
+      } catch (const Xapian::InvalidArgumentError&) {
+        // The term was not there; nothing to remove.
+      }
+    }
+    doc.add_boolean_term(in_feed ? yes : no);
+  }
+
+  // Writes every dirty post of the batch and marks posts that left the feed.
+  void write_batch() {
+    // Only a snapshot at least as new as any applied before says what the
+    // feed carries now.
+    const bool authoritative = have_newest && newest_snapshot >= feed.latest_observed;
+    for (auto& [key, st] : posts) {
+      if (st.docid == 0) summary->posts_added++;
+      else if (st.newest) summary->posts_updated++;
+      else summary->posts_unchanged++;
+      if (!st.dirty && !st.newest) continue;
+      json& d = st.data;
+      const bool ours = d.value("feed", json::object()).value("id", feed.id) == feed.id;
+      if (authoritative && ours) {
+        d["in_feed"] = in_newest.count(key) > 0;
+        d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
+      } else if (!d.contains("in_feed")) {
+        d["in_feed"] = false;
+      }
+      if (authoritative && !ours && in_newest.count(key)) {
+        d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
+        d["in_feed"] = true;
+      }
+      if (!d.contains("feed")) d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
+      Xapian::Document doc = st.newest ? build_document(key, st) : db.get_document(st.docid);
+      refresh_metadata(doc, st);
+      if (st.docid != 0) db.replace_document(st.docid, doc);
+      else st.docid = db.add_document(doc);
+      if (options->on_document_written) options->on_document_written();
+    }
+    if (have_newest && newest_snapshot >= feed.latest_observed) mark_dropped();
+  }
+
+  // Posts of this feed that the newest snapshot no longer carries.
+  void mark_dropped() {
+    Xapian::Query q(Xapian::Query::OP_FILTER, Xapian::Query(schema::exact_term(schema::kFeed, feed.id)),
+                    Xapian::Query(std::string(schema::kInFeed) + "yes"));
+    Xapian::Enquire enquire(db);
+    enquire.set_query(q);
+    enquire.set_weighting_scheme(Xapian::BoolWeight());
+    Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
+    for (auto it = mset.begin(); it != mset.end(); ++it) {
+      Xapian::Document doc = it.get_document();
+      json d = json::parse(doc.get_data(), nullptr, false);
+      if (!d.is_object()) continue;
+      std::string key = d.value("id", "");
+      if (in_newest.count(key) || posts.count(key)) continue;
+      if (d.value("feed", json::object()).value("id", "") != feed.id) continue;
+      d["in_feed"] = false;
+      set_in_feed_term(doc, false);
+      doc.set_data(d.dump(-1, ' ', false, json::error_handler_t::replace));
+      db.replace_document(*it, doc);
+    }
+  }
+
+  void start_batch(const std::string& id) {
+    feed_id = id;
+    feed = load_feed(id);
+    posts.clear();
+    in_newest.clear();
+    have_newest = false;
+    newest_snapshot = 0;
+    snapshot_hashes.clear();
+  }
+
+  void flush_batch() {
+    if (feed_id.empty()) return;
+    if (posts.empty() && snapshot_hashes.empty()) return;
+    db.begin_transaction();
+    try {
+      write_batch();
+      std::string now = format_rfc3339(std::time(nullptr));
+      for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
+      feed.last_ingest = now;
+      if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
+      store_feed(feed);
+      db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+      db.commit_transaction();
+    } catch (...) {
+      db.cancel_transaction();
+      throw;
+    }
+    feed_id.clear();
+  }
+
+  void ingest_one(const Snapshot& snap) {
+    std::string body;
+    try {
+      body = read_file(snap.path);
+    } catch (const std::exception& e) {
+      summary->errors++;
+      message(std::string("error: ") + e.what());
+      return;
+    }
+    summary->snapshots_read++;
+    const std::string body_hash = hash_hex(body);
+    if (seen_hashes.count(body_hash) || !db.get_metadata(schema::kMetaSnapshotPrefix + body_hash).empty()) {
+      summary->snapshots_skipped++;
+      return;
+    }
+    ParsedFeed parsed;
+    try {
+      parsed = parse_feed(body, snap.path);
+    } catch (const FeedError& e) {
+      summary->errors++;
+      message(std::string("error: ") + e.what());
+      return;
+    }
+    body.clear();
+    body.shrink_to_fit();
+    for (const auto& w : parsed.warnings) message("warning: " + w);
+    summary->warnings += static_cast<long>(parsed.warnings.size());
+
+    std::string id = snap.feed_id;
+    if (id.empty()) id = feed_slug(host_of(parsed.link));
+    if (id.empty()) id = "unknown";
+    if (id != feed_id) {
+      flush_batch();
+      start_batch(id);
+    }
+    seen_hashes.insert(body_hash);
+    snapshot_hashes.push_back(body_hash);
+    if (!parsed.title.empty()) feed.title = parsed.title;
+    if (!parsed.link.empty()) feed.link = parsed.link;
+    if (!snap.final_url.empty()) feed.url = snap.final_url;
+
+    const bool newest = snap.observed >= newest_snapshot;
+    if (newest) {
+      in_newest.clear();
+      newest_snapshot = snap.observed;
+      have_newest = true;
+    }
+    summary->items_seen += static_cast<long>(parsed.posts.size());
+    for (auto& item : parsed.posts) {
+      if (newest) in_newest.insert(post_key(item, feed_id));
+      apply_item(std::move(item), snap.observed, snap.path);
+    }
+  }
+};
+
+Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  try {
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    impl_->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OPEN);
+  } catch (const Xapian::DatabaseLockError&) {
+    std::string holder;
+    std::ifstream info(fs::path(path) / kLockInfoFile);
+    std::getline(info, holder);
+    throw DatabaseLocked("database " + path + " is locked by another writer" +
+                         (holder.empty() ? std::string() : " (" + holder + ")") +
+                         "; wait for it to finish and run again");
+  } catch (const Xapian::Error& e) {
+    throw DatabaseError("cannot open database " + path + ": " + e.get_description());
+  }
+  std::string version = impl_->db.get_metadata(schema::kMetaSchemaVersion);
+  if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
+    throw DatabaseError("database " + path + " has schema version " + version + ", this blogsearch writes " +
+                        std::to_string(schema::kSchemaVersion) + "; rebuild it into a new --db");
+  std::ofstream info(fs::path(path) / kLockInfoFile, std::ios::trunc);
+  info << "pid " << getpid() << ", since " << format_rfc3339(std::time(nullptr)) << '\n';
+  impl_->wrote_lock_info = static_cast<bool>(info);
+}
+
+Writer::~Writer() {
+  if (impl_->wrote_lock_info) {
+    std::error_code ec;
+    fs::remove(fs::path(impl_->path) / kLockInfoFile, ec);
+  }
+}
+
+Xapian::WritableDatabase& Writer::database() { return impl_->db; }
+
+IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const IngestOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  IngestSummary summary;
+  Impl& w = *impl_;
+  w.summary = &summary;
+  w.tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+  w.tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+  w.tg.set_database(w.db);
+  w.tg.set_flags(Xapian::TermGenerator::FLAG_SPELLING);
+  w.options = &options;
+  w.feed_id.clear();
+  w.seen_hashes.clear();
+  long done = 0;
+  try {
+    for (const auto& snap : snapshots) {
+      w.ingest_one(snap);
+      if (options.on_progress) options.on_progress(++done, static_cast<long>(snapshots.size()));
+    }
+    w.flush_batch();
+  } catch (const Xapian::Error& e) {
+    summary.errors++;
+    w.feed_id.clear();
+    throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +
+                        " (changes of the feed being written were rolled back)");
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace blogsearch

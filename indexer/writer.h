@@ -55,6 +55,10 @@ struct IngestOptions {
   std::function<void(const std::string&)> on_message;
   // Called after each snapshot with (done, total), for a progress line.
   std::function<void(long, long)> on_progress;
+  // Called after each document is written inside a feed's transaction.
+  // Anything it throws aborts that transaction like a crash would (tests use
+  // this to check that a failed batch leaves the previous state).
+  std::function<void()> on_document_written;
 };
 
 class Writer {

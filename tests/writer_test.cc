@@ -1,1 +1,310 @@
-// placeholder: being written
+// Tests of the Xapian writer: identity, history, idempotence, atomicity.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <xapian.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "indexer/schema.h"
+#include "indexer/snapshot.h"
+#include "indexer/writer.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace blogsearch;
+
+namespace {
+
+struct Item {
+  std::string guid, link, title, body;
+  std::string date = "Tue, 01 Sep 2026 10:00:00 +0000";
+  std::vector<std::string> categories = {"Blog"};
+  std::string author = "Ada Lovelace";
+};
+
+std::string rss(const std::vector<Item>& items, const std::string& build_date = "Wed, 02 Sep 2026 01:00:00 +0000") {
+  std::string out =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<rss version=\"2.0\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" "
+      "xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><channel><title>Test Blog</title>"
+      "<link>https://blog.example.org</link><lastBuildDate>" + build_date + "</lastBuildDate>\n";
+  for (const auto& it : items) {
+    out += "<item><title>" + it.title + "</title>";
+    if (!it.link.empty()) out += "<link>" + it.link + "</link>";
+    out += "<dc:creator><![CDATA[" + it.author + "]]></dc:creator><pubDate>" + it.date + "</pubDate>";
+    for (const auto& c : it.categories) out += "<category><![CDATA[" + c + "]]></category>";
+    if (!it.guid.empty()) out += "<guid isPermaLink=\"false\">" + it.guid + "</guid>";
+    out += "<content:encoded><![CDATA[" + it.body + "]]></content:encoded></item>\n";
+  }
+  return out + "</channel></rss>\n";
+}
+
+class WriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("blogsearch-writer-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "feeds" / "testfeed");
+    db_ = (root_ / "db").string();
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Writes feeds/testfeed/<stamp>.xml and returns its path.
+  std::string snapshot(const std::string& stamp, const std::string& body) {
+    fs::path p = root_ / "feeds" / "testfeed" / (stamp + ".xml");
+    std::ofstream(p) << body;
+    return p.string();
+  }
+
+  IngestSummary ingest(const std::vector<std::string>& paths, IngestOptions options = {}) {
+    std::vector<std::string> errors;
+    auto snaps = collect_snapshots(paths, "", errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    Writer w(db_);
+    return w.ingest(snaps, options);
+  }
+
+  // Every document as {Q term -> data JSON + sorted terms + values}, minus
+  // nothing: a byte-for-byte view of what a search could see.
+  std::map<std::string, std::string> dump() {
+    Xapian::Database db(db_);
+    std::map<std::string, std::string> out;
+    for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+      Xapian::Document doc = db.get_document(*it);
+      std::string key, desc = doc.get_data() + "\n";
+      for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+        if ((*t)[0] == 'Q') key = *t;
+        desc += *t + ":" + std::to_string(t.get_wdf()) + " ";
+      }
+      for (auto v = doc.values_begin(); v != doc.values_end(); ++v) desc += "\n" + std::to_string(v.get_valueno()) + "=" + *v;
+      out[key] = desc;
+    }
+    return out;
+  }
+
+  json data_of(const std::string& id) {
+    Xapian::Database db(db_);
+    std::string term = schema::id_term(id);
+    auto it = db.postlist_begin(term);
+    if (it == db.postlist_end(term)) return nullptr;
+    return json::parse(db.get_document(*it).get_data());
+  }
+
+  long count(const std::string& word) {
+    Xapian::Database db(db_);
+    return static_cast<long>(db.get_termfreq(word));
+  }
+
+  fs::path root_;
+  std::string db_;
+};
+
+const Item kA{"https://blog.example.org/?p=1", "https://blog.example.org/a/", "Alpha release notes",
+              "<p>The alpha release brings quantization.</p><pre><code>torch.compile(model)</code></pre>"};
+const Item kB{"https://blog.example.org/?p=2", "https://blog.example.org/b/", "Beta scheduling",
+              "<p>Beta is about scheduling kernels.</p>"};
+
+TEST_F(WriterTest, AddsPostsWithFieldsTermsAndValues) {
+  auto s = ingest({snapshot("2026-09-02T010000Z", rss({kA, kB}))});
+  EXPECT_EQ(s.snapshots_read, 1);
+  EXPECT_EQ(s.items_seen, 2);
+  EXPECT_EQ(s.posts_added, 2);
+  EXPECT_EQ(s.errors, 0);
+  json a = data_of(kA.guid);
+  ASSERT_TRUE(a.is_object());
+  EXPECT_EQ(a["title"], "Alpha release notes");
+  EXPECT_EQ(a["link"], "https://blog.example.org/a/");
+  EXPECT_EQ(a["authors"], json::array({"Ada Lovelace"}));
+  EXPECT_EQ(a["categories"], json::array({"Blog"}));
+  EXPECT_EQ(a["published"], "2026-09-01T10:00:00Z");
+  EXPECT_EQ(a["first_seen"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(a["versions"], 1);
+  EXPECT_EQ(a["in_feed"], true);
+  EXPECT_EQ(a["feed"]["id"], "testfeed");
+  EXPECT_NE(a["text"].get<std::string>().find("torch.compile(model)"), std::string::npos);
+  EXPECT_EQ(count("Squantization"), 0);
+  EXPECT_EQ(count("Salpha"), 1);
+  EXPECT_EQ(count("quantization"), 1);
+  EXPECT_EQ(count("Zquantiz"), 1);
+  EXPECT_EQ(count("XAUTHORada lovelace"), 2);
+  EXPECT_EQ(count("Kblog"), 2);
+  EXPECT_EQ(count("XFEEDtestfeed"), 2);
+  EXPECT_EQ(count("Hblog.example.org"), 2);
+  EXPECT_EQ(count("D20260901"), 2);
+  EXPECT_EQ(count("M202609"), 2);
+  EXPECT_EQ(count("Y2026"), 2);
+  Xapian::Database db(db_);
+  EXPECT_EQ(db.get_metadata(schema::kMetaSchemaVersion), std::to_string(schema::kSchemaVersion));
+}
+
+TEST_F(WriterTest, IngestingTheSameSnapshotTwiceChangesNothing) {
+  std::string s1 = snapshot("2026-09-02T010000Z", rss({kA, kB}));
+  ingest({s1});
+  auto before = dump();
+  auto again = ingest({s1});
+  EXPECT_EQ(again.snapshots_read, 1);
+  EXPECT_EQ(again.snapshots_skipped, 1);
+  EXPECT_EQ(again.items_seen, 0);
+  EXPECT_EQ(dump(), before);
+}
+
+TEST_F(WriterTest, UnchangedItemOnlyMovesLastSeen) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  auto s = ingest({snapshot("2026-09-03T010000Z", rss({kA}, "Thu, 03 Sep 2026 01:00:00 +0000"))});
+  EXPECT_EQ(s.snapshots_skipped, 0);
+  EXPECT_EQ(s.posts_unchanged, 1);
+  EXPECT_EQ(s.posts_updated, 0);
+  json a = data_of(kA.guid);
+  EXPECT_EQ(a["versions"], 1);
+  EXPECT_EQ(a["first_seen"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(a["last_seen"], "2026-09-03T01:00:00Z");
+}
+
+TEST_F(WriterTest, EditReplacesDocumentAndCountsVersion) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  Item edited = kA;
+  edited.title = "Alpha release notes (updated)";
+  edited.body = "<p>The alpha release now brings sparsity.</p>";
+  auto s = ingest({snapshot("2026-09-05T010000Z", rss({edited}))});
+  EXPECT_EQ(s.posts_updated, 1);
+  Xapian::Database db(db_);
+  EXPECT_EQ(db.get_doccount(), 1u);
+  json a = data_of(kA.guid);
+  EXPECT_EQ(a["versions"], 2);
+  EXPECT_EQ(a["title"], "Alpha release notes (updated)");
+  ASSERT_EQ(a["history"].size(), 1u);
+  EXPECT_EQ(a["history"][0]["last_seen"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(count("sparsity"), 1);
+  EXPECT_EQ(count("quantization"), 0);
+}
+
+TEST_F(WriterTest, PostThatLeavesTheFeedStaysSearchable) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA, kB}))});
+  ingest({snapshot("2026-09-04T010000Z", rss({kB}, "Fri, 04 Sep 2026 01:00:00 +0000"))});
+  EXPECT_EQ(data_of(kA.guid)["in_feed"], false);
+  EXPECT_EQ(data_of(kB.guid)["in_feed"], true);
+  EXPECT_EQ(count("quantization"), 1);
+  EXPECT_EQ(count("XINFEEDno"), 1);
+  EXPECT_EQ(count("XINFEEDyes"), 1);
+}
+
+TEST_F(WriterTest, OlderSnapshotNeverOverwritesNewerContent) {
+  Item edited = kA;
+  edited.body = "<p>Newest words: sparsity.</p>";
+  std::string newer = snapshot("2026-09-05T010000Z", rss({edited}));
+  std::string older = snapshot("2026-09-01T010000Z", rss({kA}));
+  ingest({newer});
+  ingest({older});
+  json a = data_of(kA.guid);
+  EXPECT_EQ(count("sparsity"), 1);
+  EXPECT_EQ(count("quantization"), 0);
+  EXPECT_EQ(a["first_seen"], "2026-09-01T01:00:00Z");
+  EXPECT_EQ(a["last_seen"], "2026-09-05T01:00:00Z");
+  EXPECT_EQ(a["in_feed"], true);
+}
+
+TEST_F(WriterTest, OneBatchEqualsSnapshotBySnapshot) {
+  Item edited = kA;
+  edited.body = "<p>Edited text about sparsity.</p>";
+  std::vector<std::string> files = {snapshot("2026-09-02T010000Z", rss({kA, kB})),
+                                    snapshot("2026-09-03T010000Z", rss({edited, kB}, "x")),
+                                    snapshot("2026-09-04T010000Z", rss({edited}, "y"))};
+  ingest(files);
+  auto batch = dump();
+  fs::remove_all(db_);
+  for (const auto& f : files) ingest({f});
+  EXPECT_EQ(dump(), batch);
+  EXPECT_EQ(data_of(kA.guid)["versions"], 2);
+  EXPECT_EQ(data_of(kB.guid)["in_feed"], false);
+}
+
+TEST_F(WriterTest, FailureInTheMiddleOfABatchLeavesThePreviousState) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  auto before = dump();
+  IngestOptions failing;
+  int written = 0;
+  failing.on_document_written = [&] {
+    if (++written == 2) throw std::runtime_error("simulated crash");
+  };
+  Item c{"https://blog.example.org/?p=3", "https://blog.example.org/c/", "Gamma", "<p>gamma rays</p>"};
+  Item edited = kA;
+  edited.body = "<p>sparsity</p>";
+  std::string s2 = snapshot("2026-09-03T010000Z", rss({edited, kB, c}));
+  EXPECT_THROW(ingest({s2}, failing), std::runtime_error);
+  EXPECT_EQ(dump(), before);
+  // The snapshot was not recorded as ingested, so a rerun applies it.
+  auto s = ingest({s2});
+  EXPECT_EQ(s.snapshots_skipped, 0);
+  EXPECT_EQ(s.posts_added, 2);
+  EXPECT_EQ(s.posts_updated, 1);
+}
+
+TEST_F(WriterTest, IdentityFallsBackToLinkThenToAHash) {
+  Item no_guid{"", "https://blog.example.org/noguid/", "No guid", "<p>linked</p>"};
+  Item nothing{"", "", "Neither guid nor link", "<p>orphan</p>"};
+  ingest({snapshot("2026-09-02T010000Z", rss({no_guid, nothing}))});
+  EXPECT_TRUE(data_of("https://blog.example.org/noguid/").is_object());
+  Xapian::Database db(db_);
+  EXPECT_EQ(db.get_doccount(), 2u);
+  // Re-seen with the same title and date, the hashed id is stable.
+  ingest({snapshot("2026-09-03T010000Z", rss({no_guid, nothing}, "later"))});
+  EXPECT_EQ(Xapian::Database(db_).get_doccount(), 2u);
+}
+
+TEST_F(WriterTest, VeryLongIdsAreHashedIntoValidTerms) {
+  Item long_id = kA;
+  long_id.guid = "https://blog.example.org/?p=" + std::string(400, '7');
+  ingest({snapshot("2026-09-02T010000Z", rss({long_id}))});
+  EXPECT_TRUE(data_of(long_id.guid).is_object());
+}
+
+TEST_F(WriterTest, BadFileIsReportedAndTheRestIngested) {
+  std::string bad = snapshot("2026-09-02T010000Z", "this is not a feed <<<");
+  std::string good = snapshot("2026-09-03T010000Z", rss({kA}));
+  std::vector<std::string> messages;
+  IngestOptions opts;
+  opts.on_message = [&](const std::string& m) { messages.push_back(m); };
+  auto s = ingest({bad, good}, opts);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.posts_added, 1);
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages[0].find(bad), std::string::npos) << messages[0];
+  EXPECT_EQ(messages[0].find('\n'), std::string::npos);
+}
+
+TEST_F(WriterTest, SecondWriterIsToldTheDatabaseIsLocked) {
+  Writer first(db_);
+  try {
+    Writer second(db_);
+    FAIL() << "second writer opened a locked database";
+  } catch (const DatabaseLocked& e) {
+    EXPECT_NE(std::string(e.what()).find(db_), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("pid"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Snapshot, OrderAndObservedTimeFromHeadersOrName) {
+  fs::path dir = fs::temp_directory_path() / ("blogsearch-snap-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "My Feed");
+  std::ofstream(dir / "My Feed" / "20250902T085253Z.xml") << "x";
+  std::ofstream(dir / "My Feed" / "a.xml") << "x";
+  std::ofstream(dir / "My Feed" / "a.headers.json") << R"({"fetchedAt": "2024-01-01T00:00:00.5Z"})";
+  std::vector<std::string> errors;
+  auto snaps = collect_snapshots({dir.string(), (dir / "missing").string()}, "", errors);
+  ASSERT_EQ(errors.size(), 1u);
+  ASSERT_EQ(snaps.size(), 2u);
+  EXPECT_EQ(snaps[0].feed_id, "my-feed");
+  EXPECT_EQ(snaps[0].observed, 1704067200);
+  EXPECT_EQ(snaps[1].observed, 1756803173);
+  fs::remove_all(dir);
+}
+
+}  // namespace
