@@ -69,8 +69,10 @@ def prepare(args):
     sqlite_db = os.path.join(work, "posts.sqlite")
     for sub in ("db", "log", "cdb"):
         os.makedirs(os.path.join(omega_dir, sub), exist_ok=True)
-    subprocess.run(["/usr/bin/python3", os.path.join(HERE, "posts_export.py"),
-                    "--db", args.db, "--html", html_dir, "--sqlite", sqlite_db], check=True)
+    if subprocess.run(["/usr/bin/python3", os.path.join(HERE, "posts_export.py"),
+                       "--db", args.db, "--html", html_dir, "--sqlite", sqlite_db],
+                      check=False).returncode != 0:
+        sys.exit(2)  # posts_export said why
 
     tools = []
     blogsearch = args.blogsearch
@@ -92,10 +94,14 @@ def prepare(args):
     else:
         print("search bench: quest not found (xapian-tools): skipping it")
 
+    omindex = None
     if os.access(OMEGA_CGI, os.X_OK) and shutil.which("omindex"):
-        subprocess.run(["omindex", "--db", os.path.join(omega_dir, "db", "posts"),
-                        "--url", "/posts/", html_dir],
-                       stdout=subprocess.DEVNULL, check=True)
+        omindex = subprocess.run(["omindex", "--db", os.path.join(omega_dir, "db", "posts"),
+                                  "--url", "/posts/", html_dir],
+                                 stdout=subprocess.DEVNULL, check=False).returncode
+    if omindex != 0:
+        print("search bench: xapian-omega not installed or omindex failed: skipping Omega")
+    else:
         conf = os.path.join(omega_dir, "omega.conf")
         with open(conf, "w", encoding="utf-8") as out:
             out.write(f"database_dir {omega_dir}/db\ntemplate_dir {OMEGA_TEMPLATES}\n"
@@ -111,8 +117,6 @@ def prepare(args):
 
         tools.append(OmegaTool("omega", lambda q: [OMEGA_CGI],
                                note="CGI, HTML page, snippets"))
-    else:
-        print("search bench: xapian-omega not installed: skipping Omega")
 
     if shutil.which("sqlite3"):
         tools.append(Tool("sqlite3 FTS5", lambda q: [
