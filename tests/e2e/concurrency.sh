@@ -33,9 +33,8 @@ signature() {
   /usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-f = [x for x in r["facets"] if x["name"] == "feed"]
-counts = sorted((v["value"], v["count"]) for v in (f[0]["values"] if f else []))
-print(r["total"]["estimated"], counts)'
+counts = sorted((v["value"], v["count"]) for v in r["facets"].get("feed", []))
+print(r["total"]["lower_bound"], r["total"]["upper_bound"], counts)'
 }
 # Every post has a published value (else updated, else first seen), so
 # --since 1970 matches the whole database.
