@@ -144,18 +144,21 @@ std::string html_to_plain(std::string_view html) {
 }
 
 // RSS titles are meant to be plain but often carry escaped markup or
-// entities; only text that looks like HTML goes through the HTML parser, so
-// "AT&T" or "a < b" stay as written.
+// entities. As feedparser does, only a closing tag or an entity makes a title
+// HTML, so "AT&T", "a < b" and Simon Willison's "On the <dl>" stay as written.
 bool looks_like_html(std::string_view s) {
-  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-    char c = s[i], d = s[i + 1];
-    if (c == '<' && (std::isalpha(static_cast<unsigned char>(d)) || d == '/' || d == '!')) return true;
+  for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+    char c = s[i];
+    if (c == '<' && s[i + 1] == '/' && std::isalpha(static_cast<unsigned char>(s[i + 2]))) {
+      std::size_t close = s.find('>', i);
+      if (close != std::string_view::npos) return true;
+    }
     if (c == '&') {
       std::size_t semi = s.find(';', i);
       if (semi != std::string_view::npos && semi - i <= 10 && semi > i + 1) {
         bool word = true;
         for (std::size_t k = i + 1; k < semi; ++k) {
-          word = word && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '#');
+          word = word && (std::isalnum(static_cast<unsigned char>(s[k])) || (k == i + 1 && s[k] == '#'));
         }
         if (word) return true;
       }

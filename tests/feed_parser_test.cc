@@ -90,6 +90,8 @@ const FieldCase kRss2[] = {
     {"<item><title>AT&amp;amp;T &amp;lt;3</title></item>", "title", "AT&T <3"},
     {"<item><title>&lt;b&gt;Bold&lt;/b&gt; move</title></item>", "title", "Bold move"},
     {"<item><title>a &lt; b &amp; c</title></item>", "title", "a < b & c"},
+    {"<item><title>On the &lt;dl&gt;</title></item>", "title", "On the <dl>"},
+    {"<item><title><![CDATA[<em>New</em> release]]></title></item>", "title", "New release"},
     {"<item><guid isPermaLink=\"false\"> https://example.com/?p=1 </guid></item>", "id",
      "https://example.com/?p=1"},
     {"<item><guid isPermaLink=\"false\">https://example.com/?p=1</guid></item>", "link", ""},
