@@ -337,6 +337,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     if (request.snippets) hit.snippet = make_snippet(mset, hit.post, request.snippet_length, stem);
     result.hits.push_back(std::move(hit));
   }
+  // Xapian proposes a correction for any word that is not itself a term,
+  // even when its stem matches ("show" when the text says "shows"). Offer it
+  // when what was typed finds nothing, or a tenth or less of what the
+  // correction finds (a typo that a few posts share).
+  if (!result.suggestion.empty()) {
+    QueryOptions corrected = request.query;
+    corrected.text = result.suggestion;
+    corrected.spelling = false;
+    Xapian::Enquire check(db_);
+    check.set_query(build_query(db_, corrected).query);
+    Xapian::MSet alt = check.get_mset(0, 0, 100);
+    if (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated)
+      result.suggestion.clear();
+  }
   for (std::size_t i = 0; i < request.facets.size(); ++i)
     result.facets.push_back(
         make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), request.facet_limit));
