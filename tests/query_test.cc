@@ -132,6 +132,14 @@ std::vector<TestPost> test_posts() {
        {"Zoë Ünicode"}, {"Ünicode Tests"}, "misc", "https://www.example.org/unicode", at("2026-01-15")},
       {"near", "Adjacent words", "distributed data parallel training at scale with pipelines",
        {"Fay Near"}, {"Training"}, "pytorch", "", at("2026-08-01")},
+      // The words of steer-a's title are all in steer-b, more often, and in
+      // a shorter text: only their order in the title tells them apart.
+      {"steer-a", "Steering committee election results",
+       "The count is complete and the new members start next month after a long and careful process.",
+       {"Gil Nix"}, {"Governance"}, "nix", "https://nixos.org/a", at("2024-05-01")},
+      {"steer-b", "Results of the steering committee election",
+       "Election results: steering committee election results.", {"Gil Nix"}, {"Governance"}, "nix",
+       "https://nixos.org/b", at("2024-05-02")},
   };
 }
 
@@ -277,7 +285,7 @@ TEST_F(SearcherTest, BooleanOperators) {
   EXPECT_EQ(id_set("kernels XOR training"), (Ids{"compile", "kernels-body", "go", "unicode", "near"}));
   // Only upper-case operators: a lowercase "or" is a word to find.
   EXPECT_EQ(id_set("cats or dogs"), Ids{"october"});
-  EXPECT_EQ(id_set("NOT kernels"), (Ids{"near"}));
+  EXPECT_EQ(id_set("NOT kernels"), (Ids{"near", "steer-a", "steer-b"}));
 }
 
 TEST_F(SearcherTest, PhrasesAndProximity) {
@@ -307,6 +315,21 @@ TEST_F(SearcherTest, TitleMatchesOutrankBodyMatches) {
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0], "compile");
   EXPECT_EQ(ids("kernels release")[0], "october");
+}
+
+TEST_F(SearcherTest, TitleWordsInTypedOrderRankFirst) {
+  EXPECT_EQ(ids("steering committee election results"),
+            (std::vector<std::string>{"steer-a", "steer-b"}));
+  // With any syntax the query is no longer a pasted title: plain BM25.
+  EXPECT_EQ(ids("+steering committee election results"),
+            (std::vector<std::string>{"steer-b", "steer-a"}));
+}
+
+TEST_F(SearcherTest, StraySignsAreText) {
+  // "->" is punctuation, not "NOT torch".
+  EXPECT_EQ(id_set("models -> torch"), Ids{"compile"});
+  EXPECT_EQ(id_set("models - torch"), Ids{"compile"});
+  EXPECT_EQ(id_set("models -torch"), Ids{});
 }
 
 // ---- field prefixes ----------------------------------------------------------
@@ -374,7 +397,7 @@ TEST_F(SearcherTest, SinceAndUntil) {
   EXPECT_EQ(id_set("kernels", r), Ids{"conference"});
   SearchRequest u;
   u.query.filters.until = *parse_date("2025-12-31", true);
-  EXPECT_EQ(id_set("", u), (Ids{"kernels-body", "go"}));
+  EXPECT_EQ(id_set("", u), (Ids{"kernels-body", "go", "steer-a", "steer-b"}));
 }
 
 // ---- sorting and paging ------------------------------------------------------
