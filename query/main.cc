@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> categories, authors, feeds;
   std::string color = "auto";
   bool with_text = false, pretty = false;
+  unsigned wildcard_limit = 1000;
 
   app.add_option("--db", db_option,
                  "database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
@@ -163,6 +164,8 @@ int main(int argc, char** argv) {
   app.add_option("--feed", feeds, "only posts from this feed id (repeatable)");
   app.add_option("--color", color, "highlight matches: auto (on a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")
+      ->check(CLI::Range(1u, 100000u));
   app.add_flag("--with-text", with_text, "JSON: include each post's full text");
   app.add_flag("--pretty", pretty, "JSON: indent");
 
@@ -182,6 +185,7 @@ int main(int argc, char** argv) {
   try {
     SearchRequest request;
     request.query.text = join_words(words);
+    request.query.max_wildcard_expansion = wildcard_limit;
     const auto now = static_cast<UnixTime>(std::time(nullptr));
     if (!since.empty()) request.query.filters.since = parse_time_option("--since", since, false, now);
     if (!until.empty()) request.query.filters.until = parse_time_option("--until", until, true, now);

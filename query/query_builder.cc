@@ -11,7 +11,7 @@ namespace blogsearch {
 
 QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t column,
                        std::size_t length)
-    : std::runtime_error(column ? "query syntax error at column " + std::to_string(column) +
+    : std::runtime_error(column ? "query error at column " + std::to_string(column) +
                                       ": " + detail
                                 : detail),
       detail_(detail),

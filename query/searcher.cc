@@ -265,9 +265,17 @@ SearchResult Searcher::search(const SearchRequest& request) {
                                  e.get_msg());
       db_.reopen();
     } catch (const Xapian::WildcardError& e) {
-      throw QueryError("a wildcard matches too many words (more than " +
-                       std::to_string(request.query.max_wildcard_expansion) +
-                       "); make it longer: " + e.get_msg());
+      // Xapian says "Wildcard PATTERN* expands to more than N terms".
+      const std::string& msg = e.get_msg();
+      std::string pattern;
+      if (msg.compare(0, 9, "Wildcard ") == 0) pattern = msg.substr(9, msg.find(' ', 9) - 9);
+      const std::string& text = request.query.text;
+      std::size_t at = pattern.empty() ? std::string::npos : text.find(pattern);
+      throw QueryError("'" + (pattern.empty() ? std::string("the wildcard") : pattern) +
+                           "' matches more than " +
+                           std::to_string(request.query.max_wildcard_expansion) +
+                           " words; give more letters before the *",
+                       text, at == std::string::npos ? 0 : at + 1, pattern.size());
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     } catch (const Xapian::Error& e) {
