@@ -199,7 +199,7 @@ std::vector<SnippetPart> make_snippet(const Xapian::MSet& mset, const PostRecord
   if (text.empty()) return {};
   std::string marked =
       mset.snippet(text, length, stem,
-                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL | Xapian::MSet::SNIPPET_EXHAUSTIVE, kHiStart,
+                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL, kHiStart,
                    kHiEnd, "…");
   return split_snippet(marked);
 }
