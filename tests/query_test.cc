@@ -18,6 +18,8 @@
 #include <sstream>
 
 #include "indexer/schema.h"
+#include "indexer/snapshot.h"
+#include "indexer/writer.h"
 #include "query/format.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
@@ -702,6 +704,65 @@ TEST(SearcherDatabase, SearchesSurviveCommitsWhileOpen) {
   SearchResult res;
   ASSERT_NO_THROW(res = searcher.search(r));
   EXPECT_EQ(res.total.estimated, 400u);
+  fs::remove_all(dir);
+}
+
+// The contract with the real writer: data/ indexed by Writer::ingest is
+// found through every field the searcher relies on.
+TEST(SearcherOnWriter, SampleDataIsFoundByEveryField) {
+  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
+  char tmpl[] = "/tmp/query_test_writer.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  const std::string path = dir + "/db";
+  {
+    std::vector<std::string> errors;
+    auto snapshots = collect_snapshots({data}, "", errors);
+    ASSERT_TRUE(errors.empty()) << errors[0];
+    Writer writer(path);
+    writer.ingest(snapshots);
+  }
+  Searcher s(path);
+  auto search = [&s](const std::string& text, SearchRequest r = {}) {
+    r.query.text = text;
+    return s.search(r);
+  };
+  const std::string title = "Autotuning Custom Kernels with Helion";
+  auto res = search(title);
+  ASSERT_FALSE(res.hits.empty());
+  const PostRecord& post = res.hits[0].post;
+  EXPECT_EQ(post.title, title);
+  ASSERT_FALSE(post.categories.empty());
+  ASSERT_FALSE(post.authors.empty());
+  EXPECT_EQ(post.feed_id, "pytorch");
+
+  auto finds_it = [&](const std::string& text, SearchRequest r = {}) {
+    r.limit = kMaxLimit;
+    for (const auto& hit : search(text, r).hits)
+      if (hit.post.id == post.id) return true;
+    return false;
+  };
+  EXPECT_TRUE(finds_it("category:\"" + schema::lowercase_utf8(post.categories.back()) + "\""));
+  EXPECT_TRUE(finds_it("helion feed:PYTORCH site:pytorch.org"));
+  EXPECT_TRUE(finds_it("helion date:" + post.published.substr(0, 10)));
+  EXPECT_FALSE(finds_it("helion date:..2020"));
+  SearchRequest by_author;
+  by_author.query.filters.authors = {schema::lowercase_utf8(post.authors[0])};
+  EXPECT_TRUE(finds_it("", by_author));
+  EXPECT_TRUE(finds_it("author:" + post.authors[0].substr(0, post.authors[0].find(' '))));
+  EXPECT_TRUE(finds_it("title:helion"));
+
+  SearchRequest facets;
+  facets.facets = {"feed", "category"};
+  auto f = search("helion", facets);
+  ASSERT_EQ(f.facets.size(), 2u);
+  ASSERT_FALSE(f.facets[0].values.empty());
+  EXPECT_EQ(f.facets[0].values[0].value, "pytorch");
+  EXPECT_NE(f.facets[0].values[0].label, "pytorch");  // the feed's title, from metadata
+
+  auto by_link = s.find_post(post.link);
+  ASSERT_TRUE(by_link);
+  EXPECT_EQ(by_link->id, post.id);
   fs::remove_all(dir);
 }
 
