@@ -118,6 +118,11 @@ void gather_html_text(const xmlNode* n, std::string& out) {
     } else if (c->type == XML_ELEMENT_NODE) {
       if (name_is(c, "script") || name_is(c, "style")) continue;
       if (name_is(c, "br") || name_is(c, "p") || name_is(c, "div")) out += ' ';
+      if (name_is(c, "img")) {
+        xmlChar* alt = xmlGetProp(c, reinterpret_cast<const xmlChar*>("alt"));
+        if (alt) out.append(" ").append(reinterpret_cast<const char*>(alt)).append(" ");
+        xmlFree(alt);
+      }
       gather_html_text(c->children, out);
     }
   }
@@ -169,6 +174,17 @@ bool has_scheme(std::string_view s) {
   return std::isalpha(static_cast<unsigned char>(s[0])) != 0;
 }
 
+bool is_web_address(std::string_view s) {
+  auto starts = [&](std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+    }
+    return true;
+  };
+  return starts("http://") || starts("https://");
+}
+
 // "Name <mail>", "mail (Name)" and bare names as the name alone.
 std::string person_name(std::string s) {
   s = collapsed(s);
@@ -206,7 +222,7 @@ struct Draft {
   std::string title;
   std::vector<std::string> authors, categories;
   std::optional<Time> pub_date, published, issued, created, dc_date, updated, modified;
-  Text description, summary, encoded, content;
+  Text description, summary, encoded, content, body;  // body: xhtml:body, fullitem
 };
 
 class Walker {
@@ -378,11 +394,32 @@ class Walker {
     return out;
   }
 
+  // Text directly inside n, ignoring nested elements (an <image> inside a
+  // <category> is not part of the category's name).
+  std::string own_text(const xmlNode* n) {
+    std::string out;
+    for (const xmlNode* c = n->children; c; c = c->next) {
+      if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) append_capped(out, c->content);
+    }
+    return out;
+  }
+
   bool has_element_child(const xmlNode* n) {
     for (const xmlNode* c = n->children; c; c = c->next) {
       if (c->type == XML_ELEMENT_NODE) return true;
     }
     return false;
+  }
+
+  const xmlNode* sole_element_child(const xmlNode* n) {
+    const xmlNode* found = nullptr;
+    for (const xmlNode* c = n->children; c; c = c->next) {
+      if (c->type == XML_ELEMENT_NODE) {
+        if (found) return nullptr;
+        found = c;
+      }
+    }
+    return found;
   }
 
   // Inner markup of an element whose content is HTML: the text when it was
@@ -431,7 +468,10 @@ class Walker {
       t.value = serialise_children(div ? div : n);
       t.html = true;
     } else if (type == "html" || type == "text/html" || mode == "escaped" || mode == "xml") {
-      t.value = markup_of(n);
+      // TypePad wraps escaped HTML in an xhtml div; the div's text is the HTML.
+      const xmlNode* div = sole_element_child(n);
+      bool wrapped = div && name_is(div, "div") && ns_of(div) == Ns::kXhtml && !has_element_child(div);
+      t.value = wrapped ? text_of(div) : markup_of(n);
       t.html = true;
     } else if (type.empty() || type == "text" || type.compare(0, 5, "text/") == 0) {
       t.value = text_of(n);
@@ -492,7 +532,9 @@ class Walker {
   void atom_link(const xmlNode* n, std::string& html, std::string& any) {
     std::string rel = attr(n, "rel");
     if (!rel.empty() && rel != "alternate") return;
-    std::string href = resolve(n, attr(n, "href"));
+    std::string href = attr(n, "href");
+    if (href.empty()) href = text_of(n);  // invalid Atom, but seen
+    href = resolve(n, href);
     if (href.empty()) return;
     std::string type = attr(n, "type");
     if (html.empty() && (type.empty() || type == "text/html" || type == "application/xhtml+xml")) {
@@ -510,7 +552,7 @@ class Walker {
         if (name_is(c, "title") && out_.title.empty()) {
           out_.title = plain_title(c);
         } else if (name_is(c, "link")) {
-          if (!attr(c, "href").empty()) {
+          if (atom_ || !attr(c, "href").empty()) {
             atom_link(c, alternate_html, alternate_any);
           } else if (rss_link.empty()) {
             rss_link = trimmed(text_of(c));
@@ -566,6 +608,8 @@ class Walker {
         }
       } else if (ns == Ns::kContent && !std::strcmp(name, "encoded")) {
         if (!d.encoded.present) d.encoded = {markup_of(c), true, true};
+      } else if (ns == Ns::kXhtml && !std::strcmp(name, "body")) {
+        if (!d.body.present) d.body = {serialise_children(c), true, true};
       } else if (ns == Ns::kItunes && !std::strcmp(name, "author")) {
         add_unique(d.authors, person_name(text_of(c)));
       }
@@ -582,7 +626,7 @@ class Walker {
     if (!std::strcmp(name, "title")) {
       if (d.title.empty()) d.title = plain_title(c);
     } else if (!std::strcmp(name, "link")) {
-      if (!attr(c, "href").empty()) {
+      if (atom_ || !attr(c, "href").empty()) {
         atom_link(c, d.alternate_html, d.alternate_any);
       } else if (d.rss_link.empty()) {
         d.rss_link = resolve(c, text_of(c));
@@ -600,7 +644,7 @@ class Walker {
     } else if (!std::strcmp(name, "category")) {
       std::string term = attr(c, "term");
       if (term.empty()) term = attr(c, "label");
-      if (term.empty()) term = text_of(c);
+      if (term.empty()) term = own_text(c);
       add_unique(d.categories, collapsed(term));
     } else if (!std::strcmp(name, "pubDate")) {
       date(d.pub_date);
@@ -620,16 +664,21 @@ class Walker {
       if (!d.summary.present) d.summary = text_construct(c);
     } else if (!std::strcmp(name, "content")) {
       if (!d.content.present) d.content = text_construct(c);
+    } else if (!std::strcmp(name, "fullitem")) {
+      if (!d.body.present) d.body = {markup_of(c), true, true};
     }
   }
 
   Post finish(Draft d) {
     Post p;
+    // A permalink guid, or an Atom id that is a web address, is the best link
+    // left when the item has none (feedparser does the same).
+    bool id_is_link = d.guid.empty() ? !d.atom_id.empty() : d.guid_is_permalink;
     p.id = !d.guid.empty() ? std::move(d.guid) : !d.atom_id.empty() ? std::move(d.atom_id) : std::move(d.about);
     p.link = !d.rss_link.empty()         ? std::move(d.rss_link)
              : !d.alternate_html.empty() ? std::move(d.alternate_html)
                                          : std::move(d.alternate_any);
-    if (p.link.empty() && d.guid_is_permalink && has_scheme(p.id)) p.link = p.id;
+    if (p.link.empty() && id_is_link && is_web_address(p.id)) p.link = p.id;
     p.title = std::move(d.title);
     p.authors = std::move(d.authors);
     if (p.authors.empty() && atom_) p.authors = feed_authors_;  // RFC 4287 4.2.1
@@ -641,7 +690,10 @@ class Walker {
                                 : d.dc_date;
     p.updated = d.updated ? d.updated : d.modified ? d.modified : d.dc_date;
     Text& summary = d.description.present ? d.description : d.summary;
-    Text& content = d.encoded.present ? d.encoded : d.content.present ? d.content : summary;
+    Text& content = d.encoded.present   ? d.encoded
+                    : d.content.present ? d.content
+                    : d.body.present    ? d.body
+                                        : summary;
     if (summary.present) {
       p.summary = summary.value;
       p.summary_is_html = summary.html;
