@@ -197,7 +197,7 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
 
   // Oldest first; a commit that deleted the file has no version to import.
   ProcessResult log = run_process({options.git, "-C", repo, "log", "--reverse", "--topo-order", "--no-renames",
-                                   "--diff-filter=d", "--format=%H %ct", "--", path},
+                                   "--diff-filter=ACMRT", "--format=%H %ct", "--", path},
                                   "");
   if (log.status != 0) throw ImportError(repo + ": git log failed: " + first_line(log.err));
   std::vector<Commit> commits;
