@@ -60,7 +60,6 @@ struct SearchRequest {
 };
 
 inline constexpr unsigned kMaxLimit = 1000;
-inline const char* const kFacetNames[] = {"category", "author", "feed", "month"};
 
 class Searcher {
  public:

@@ -227,7 +227,8 @@ TEST(QuerySyntax, DanglingOperatorsArePointedAt) {
     const char* query;
     std::size_t column;
   } cases[] = {{"kernels AND", 9}, {"OR kernels", 1}, {"a AND OR b", 3},
-               {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3}};
+               {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3},
+               {"Grüße kernels AND", 15}};  // columns count characters
   for (const auto& c : cases) {
     Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
     QueryOptions o;
