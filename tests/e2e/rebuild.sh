@@ -132,6 +132,14 @@ PY
 grep -q "^documents  $final$" "$tmp/stats.txt" || fail "stats disagrees after the rebuild"
 pass "next rebuild completed: $final documents, one generation, fetch state kept, readers saw only $before or $final"
 
+# ---- an empty archive never replaces the index ----------------------------------
+mkdir -p "$tmp/empty-archive"
+rc=0
+"$BLOGSEARCH_INDEX" rebuild --db "$db" --archive "$tmp/empty-archive" >"$tmp/empty.out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no snapshots in' "$tmp/empty.out" || fail "rebuild from an empty archive did not refuse (exit $rc)"
+[ "$(count)" -eq "$final" ] || fail "rebuild from an empty archive changed the database"
+pass "rebuild from an empty archive refuses and leaves the database"
+
 # ---- rebuild refuses a database it cannot switch --------------------------------
 mkdir -p "$tmp/plain"
 /usr/bin/python3 -c 'import sys, xapian; xapian.WritableDatabase(sys.argv[1], xapian.DB_CREATE).close()' "$tmp/plain/db"
