@@ -6,7 +6,7 @@
 // nodes into the Post's strings; nothing is re-parsed except short HTML titles.
 #include "indexer/feed_parser.h"
 
-#include <libxml/HTMLparser.h>
+#include <libxml/HTMLparser.h>  // htmlEntityLookup
 #include <libxml/tree.h>
 #include <libxml/uri.h>
 
@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "indexer/date.h"
+#include "indexer/feed_text.h"
+#include "indexer/html_text.h"
 #include "indexer/xml_input.h"
 
 namespace blogsearch {
@@ -58,132 +60,6 @@ bool name_is(const xmlNode* n, const char* name) {
   return std::strcmp(reinterpret_cast<const char*>(n->name), name) == 0;
 }
 
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
-std::string trimmed(std::string s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
-  if (b > 0 || e < s.size()) s = s.substr(b, e - b);
-  return s;
-}
-
-// Runs of white space (and no-break spaces) become one space; ends trimmed.
-std::string collapsed(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool pending = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = s[i];
-    bool space = is_space(c);
-    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
-      space = true;
-      ++i;
-    }
-    if (space) {
-      pending = !out.empty();
-      continue;
-    }
-    if (pending) out += ' ';
-    pending = false;
-    out += static_cast<char>(c);
-  }
-  return out;
-}
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// A title given as HTML ("AT&amp;amp;T", "<b>New</b> release") as plain text,
-// read with libxml2's HTML parser; script and style text is dropped.
-void gather_html_text(const xmlNode* n, std::string& out) {
-  for (const xmlNode* c = n; c != nullptr; c = c->next) {
-    if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-      if (c->content) out += reinterpret_cast<const char*>(c->content);
-    } else if (c->type == XML_ELEMENT_NODE) {
-      if (name_is(c, "script") || name_is(c, "style")) continue;
-      if (name_is(c, "br") || name_is(c, "p") || name_is(c, "div")) out += ' ';
-      gather_html_text(c->children, out);
-    }
-  }
-}
-
-std::string html_to_plain(std::string_view html) {
-  if (html.find_first_of("<&") == std::string_view::npos) return collapsed(html);
-  std::string wrapped = "<html><body>";
-  wrapped.append(html);
-  wrapped += "</body></html>";
-  htmlDocPtr doc = htmlReadMemory(wrapped.data(), static_cast<int>(wrapped.size()), nullptr, "UTF-8",
-                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                      HTML_PARSE_NONET);
-  if (doc == nullptr) return collapsed(html);
-  std::string text;
-  gather_html_text(xmlDocGetRootElement(doc), text);
-  xmlFreeDoc(doc);
-  return collapsed(text);
-}
-
-// RSS titles are meant to be plain but often carry escaped markup or
-// entities; only text that looks like HTML goes through the HTML parser, so
-// "AT&T" or "a < b" stay as written.
-bool looks_like_html(std::string_view s) {
-  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-    char c = s[i], d = s[i + 1];
-    if (c == '<' && (std::isalpha(static_cast<unsigned char>(d)) || d == '/' || d == '!')) return true;
-    if (c == '&') {
-      std::size_t semi = s.find(';', i);
-      if (semi != std::string_view::npos && semi - i <= 10 && semi > i + 1) {
-        bool word = true;
-        for (std::size_t k = i + 1; k < semi; ++k) {
-          word = word && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '#');
-        }
-        if (word) return true;
-      }
-    }
-  }
-  return false;
-}
-
-bool has_scheme(std::string_view s) {
-  std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  for (std::size_t i = 0; i < colon; ++i) {
-    char c = s[i];
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) return false;
-  }
-  return std::isalpha(static_cast<unsigned char>(s[0])) != 0;
-}
-
-// "Name <mail>", "mail (Name)" and bare names as the name alone.
-std::string person_name(std::string s) {
-  s = collapsed(s);
-  if (s.find('@') == std::string::npos) return s;
-  std::size_t open = s.find('('), close = s.rfind(')');
-  if (open != std::string::npos && close != std::string::npos && close > open + 1) {
-    std::string inner = trimmed(s.substr(open + 1, close - open - 1));
-    if (inner.find('@') == std::string::npos) return inner;
-    return trimmed(s.substr(0, open));
-  }
-  std::size_t lt = s.find('<');
-  if (lt != std::string::npos && lt > 0) return trimmed(s.substr(0, lt));
-  return s;
-}
-
 void add_unique(std::vector<std::string>& list, std::string value) {
   if (value.empty()) return;
   for (const auto& v : list) {
@@ -206,7 +82,7 @@ struct Draft {
   std::string title;
   std::vector<std::string> authors, categories;
   std::optional<Time> pub_date, published, issued, created, dc_date, updated, modified;
-  Text description, summary, encoded, content;
+  Text description, summary, encoded, content, body;  // body: xhtml:body, fullitem
 };
 
 class Walker {
@@ -378,11 +254,32 @@ class Walker {
     return out;
   }
 
+  // Text directly inside n, ignoring nested elements (an <image> inside a
+  // <category> is not part of the category's name).
+  std::string own_text(const xmlNode* n) {
+    std::string out;
+    for (const xmlNode* c = n->children; c; c = c->next) {
+      if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) append_capped(out, c->content);
+    }
+    return out;
+  }
+
   bool has_element_child(const xmlNode* n) {
     for (const xmlNode* c = n->children; c; c = c->next) {
       if (c->type == XML_ELEMENT_NODE) return true;
     }
     return false;
+  }
+
+  const xmlNode* sole_element_child(const xmlNode* n) {
+    const xmlNode* found = nullptr;
+    for (const xmlNode* c = n->children; c; c = c->next) {
+      if (c->type == XML_ELEMENT_NODE) {
+        if (found) return nullptr;
+        found = c;
+      }
+    }
+    return found;
   }
 
   // Inner markup of an element whose content is HTML: the text when it was
@@ -431,7 +328,10 @@ class Walker {
       t.value = serialise_children(div ? div : n);
       t.html = true;
     } else if (type == "html" || type == "text/html" || mode == "escaped" || mode == "xml") {
-      t.value = markup_of(n);
+      // TypePad wraps escaped HTML in an xhtml div; the div's text is the HTML.
+      const xmlNode* div = sole_element_child(n);
+      bool wrapped = div && name_is(div, "div") && ns_of(div) == Ns::kXhtml && !has_element_child(div);
+      t.value = wrapped ? text_of(div) : markup_of(n);
       t.html = true;
     } else if (type.empty() || type == "text" || type.compare(0, 5, "text/") == 0) {
       t.value = text_of(n);
@@ -447,15 +347,15 @@ class Walker {
   std::string plain_title(const xmlNode* n) {
     if (atom_ || !attr(n, "type").empty()) {
       Text t = text_construct(n);
-      return t.html ? html_to_plain(t.value) : collapsed(t.value);
+      return t.html ? html_to_text(t.value) : collapse_whitespace(t.value);
     }
     std::string s = has_element_child(n) ? serialise_children(n) : text_of(n);
-    return looks_like_html(s) ? html_to_plain(s) : collapsed(s);
+    return looks_like_html(s) ? html_to_text(s) : collapse_whitespace(s);
   }
 
   // Resolves href against xml:base in scope at n, else the feed's link.
   std::string resolve(const xmlNode* n, std::string href) {
-    href = trimmed(std::move(href));
+    href = trim_copy(href);
     if (href.empty() || has_scheme(href)) return href;
     xmlChar* base = xmlNodeGetBase(doc_, n);
     std::string b = base ? reinterpret_cast<const char*>(base) : "";
@@ -481,8 +381,8 @@ class Walker {
     std::string name, email;
     for (const xmlNode* c = n->children; c; c = c->next) {
       if (c->type != XML_ELEMENT_NODE) continue;
-      if (name_is(c, "name")) name = collapsed(text_of(c));
-      if (name_is(c, "email")) email = collapsed(text_of(c));
+      if (name_is(c, "name")) name = collapse_whitespace(text_of(c));
+      if (name_is(c, "email")) email = collapse_whitespace(text_of(c));
     }
     if (!has_element_child(n)) return person_name(text_of(n));
     return name.empty() ? email : name;
@@ -492,7 +392,9 @@ class Walker {
   void atom_link(const xmlNode* n, std::string& html, std::string& any) {
     std::string rel = attr(n, "rel");
     if (!rel.empty() && rel != "alternate") return;
-    std::string href = resolve(n, attr(n, "href"));
+    std::string href = attr(n, "href");
+    if (href.empty()) href = text_of(n);  // invalid Atom, but seen
+    href = resolve(n, href);
     if (href.empty()) return;
     std::string type = attr(n, "type");
     if (html.empty() && (type.empty() || type == "text/html" || type == "application/xhtml+xml")) {
@@ -510,16 +412,16 @@ class Walker {
         if (name_is(c, "title") && out_.title.empty()) {
           out_.title = plain_title(c);
         } else if (name_is(c, "link")) {
-          if (!attr(c, "href").empty()) {
+          if (atom_ || !attr(c, "href").empty()) {
             atom_link(c, alternate_html, alternate_any);
           } else if (rss_link.empty()) {
-            rss_link = trimmed(text_of(c));
+            rss_link = trim_copy(text_of(c));
           }
         } else if (atom_ && name_is(c, "author")) {
           add_unique(feed_authors_, atom_person(c));
         }
       } else if (ns == Ns::kDc && name_is(c, "title") && dc_title.empty()) {
-        dc_title = collapsed(text_of(c));
+        dc_title = collapse_whitespace(text_of(c));
       }
     }
     if (out_.title.empty()) out_.title = dc_title;
@@ -535,7 +437,7 @@ class Walker {
 
   Post read_item(const xmlNode* item) {
     Draft d;
-    d.about = trimmed(attr(item, "about", Ns::kRdf));
+    d.about = trim_copy(attr(item, "about", Ns::kRdf));
     std::string dc_title;
     Text dc_description;
     for (const xmlNode* c = item->children; c; c = c->next) {
@@ -548,7 +450,7 @@ class Walker {
         if (!std::strcmp(name, "creator") || !std::strcmp(name, "author")) {
           add_unique(d.authors, person_name(text_of(c)));
         } else if (!std::strcmp(name, "subject")) {
-          add_unique(d.categories, collapsed(text_of(c)));
+          add_unique(d.categories, collapse_whitespace(text_of(c)));
         } else if (!std::strcmp(name, "date")) {
           if (!d.dc_date) d.dc_date = parse_date(text_of(c));
         } else if (!std::strcmp(name, "title")) {
@@ -566,6 +468,8 @@ class Walker {
         }
       } else if (ns == Ns::kContent && !std::strcmp(name, "encoded")) {
         if (!d.encoded.present) d.encoded = {markup_of(c), true, true};
+      } else if (ns == Ns::kXhtml && !std::strcmp(name, "body")) {
+        if (!d.body.present) d.body = {serialise_children(c), true, true};
       } else if (ns == Ns::kItunes && !std::strcmp(name, "author")) {
         add_unique(d.authors, person_name(text_of(c)));
       }
@@ -582,26 +486,26 @@ class Walker {
     if (!std::strcmp(name, "title")) {
       if (d.title.empty()) d.title = plain_title(c);
     } else if (!std::strcmp(name, "link")) {
-      if (!attr(c, "href").empty()) {
+      if (atom_ || !attr(c, "href").empty()) {
         atom_link(c, d.alternate_html, d.alternate_any);
       } else if (d.rss_link.empty()) {
         d.rss_link = resolve(c, text_of(c));
       }
     } else if (!std::strcmp(name, "guid")) {
       if (d.guid.empty()) {
-        d.guid = trimmed(text_of(c));
+        d.guid = trim_copy(text_of(c));
         std::string permalink = attr(c, "isPermaLink");
         d.guid_is_permalink = permalink.empty() || permalink == "true";
       }
     } else if (!std::strcmp(name, "id")) {
-      if (d.atom_id.empty()) d.atom_id = trimmed(text_of(c));
+      if (d.atom_id.empty()) d.atom_id = trim_copy(text_of(c));
     } else if (!std::strcmp(name, "author")) {
       add_unique(d.authors, atom_person(c));
     } else if (!std::strcmp(name, "category")) {
       std::string term = attr(c, "term");
       if (term.empty()) term = attr(c, "label");
-      if (term.empty()) term = text_of(c);
-      add_unique(d.categories, collapsed(term));
+      if (term.empty()) term = own_text(c);
+      add_unique(d.categories, collapse_whitespace(term));
     } else if (!std::strcmp(name, "pubDate")) {
       date(d.pub_date);
     } else if (!std::strcmp(name, "published")) {
@@ -620,16 +524,21 @@ class Walker {
       if (!d.summary.present) d.summary = text_construct(c);
     } else if (!std::strcmp(name, "content")) {
       if (!d.content.present) d.content = text_construct(c);
+    } else if (!std::strcmp(name, "fullitem")) {
+      if (!d.body.present) d.body = {markup_of(c), true, true};
     }
   }
 
   Post finish(Draft d) {
     Post p;
+    // A permalink guid, or an Atom id that is a web address, is the best link
+    // left when the item has none (feedparser does the same).
+    bool id_is_link = d.guid.empty() ? !d.atom_id.empty() : d.guid_is_permalink;
     p.id = !d.guid.empty() ? std::move(d.guid) : !d.atom_id.empty() ? std::move(d.atom_id) : std::move(d.about);
     p.link = !d.rss_link.empty()         ? std::move(d.rss_link)
              : !d.alternate_html.empty() ? std::move(d.alternate_html)
                                          : std::move(d.alternate_any);
-    if (p.link.empty() && d.guid_is_permalink && has_scheme(p.id)) p.link = p.id;
+    if (p.link.empty() && id_is_link && is_web_address(p.id)) p.link = p.id;
     p.title = std::move(d.title);
     p.authors = std::move(d.authors);
     if (p.authors.empty() && atom_) p.authors = feed_authors_;  // RFC 4287 4.2.1
@@ -641,7 +550,10 @@ class Walker {
                                 : d.dc_date;
     p.updated = d.updated ? d.updated : d.modified ? d.modified : d.dc_date;
     Text& summary = d.description.present ? d.description : d.summary;
-    Text& content = d.encoded.present ? d.encoded : d.content.present ? d.content : summary;
+    Text& content = d.encoded.present   ? d.encoded
+                    : d.content.present ? d.content
+                    : d.body.present    ? d.body
+                                        : summary;
     if (summary.present) {
       p.summary = summary.value;
       p.summary_is_html = summary.html;

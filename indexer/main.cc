@@ -133,7 +133,9 @@ int run_add(const AddArgs& args) {
   const std::string db_path = schema::resolve_db_path(args.db);
   std::vector<std::string> errors;
   std::vector<Snapshot> snapshots = collect_snapshots(args.paths, args.feed, errors);
-  for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << '\n';
+  for (const auto& e : errors)
+    std::cerr << "blogsearch-index: error: " << e << " (give snapshot files or directories to add)\n";
+  if (snapshots.empty() && !errors.empty()) return kInputError;
 
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());

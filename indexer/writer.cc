@@ -482,7 +482,8 @@ Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
                          (holder.empty() ? std::string() : " (" + holder + ")") +
                          "; wait for it to finish and run again");
   } catch (const Xapian::Error& e) {
-    throw DatabaseError("cannot open database " + path + ": " + e.get_description());
+    throw DatabaseError("cannot open database " + path + ": " + e.get_description() +
+                        " (--db must be a blogsearch database directory, or a new path to create one)");
   }
   std::string version = impl_->db.get_metadata(schema::kMetaSchemaVersion);
   if (!version.empty() && version != std::to_string(schema::kSchemaVersion))

@@ -1,1 +1,94 @@
-// placeholder: being written
+#include "query/format.h"
+
+namespace blogsearch {
+
+namespace {
+
+// Stored times are RFC 3339 strings; a missing one is null, not "".
+nlohmann::json time_or_null(const std::string& t) {
+  return t.empty() ? nlohmann::json(nullptr) : nlohmann::json(t);
+}
+
+std::string plain_snippet(const std::vector<SnippetPart>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += p.text;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json post_to_json(const PostRecord& p, bool with_text) {
+  nlohmann::json j = {
+      {"docid", p.docid},
+      {"id", p.id},
+      {"link", p.link},
+      {"title", p.title},
+      {"authors", p.authors},
+      {"categories", p.categories},
+      {"feed", {{"id", p.feed_id}, {"title", p.feed_title}, {"url", p.feed_url}}},
+      {"feeds", p.feeds},
+      {"published", time_or_null(p.published)},
+      {"updated", time_or_null(p.updated)},
+      {"first_seen", time_or_null(p.first_seen)},
+      {"last_seen", time_or_null(p.last_seen)},
+      {"versions", p.versions},
+      {"in_feed", p.in_feed},
+      {"summary", p.summary},
+      {"content_hash", p.content_hash},
+      {"snapshot", p.snapshot},
+  };
+  nlohmann::json history = nlohmann::json::array();
+  for (const auto& v : p.history)
+    history.push_back({{"content_hash", v.content_hash},
+                       {"first_seen", time_or_null(v.first_seen)},
+                       {"last_seen", time_or_null(v.last_seen)},
+                       {"snapshot", v.snapshot}});
+  j["history"] = std::move(history);
+  if (with_text) j["text"] = p.text;
+  return j;
+}
+
+nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& hit : r.hits) {
+    nlohmann::json j = post_to_json(hit.post, options.with_text);
+    j["rank"] = hit.rank;
+    j["percent"] = hit.percent;
+    j["weight"] = hit.weight;
+    j["snippet"] = plain_snippet(hit.snippet);
+    nlohmann::json parts = nlohmann::json::array();
+    for (const auto& p : hit.snippet) parts.push_back({{"text", p.text}, {"match", p.match}});
+    j["snippet_parts"] = std::move(parts);
+    results.push_back(std::move(j));
+  }
+  nlohmann::json facets = nlohmann::json::object();
+  for (const auto& f : r.facets) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const auto& v : f.values)
+      values.push_back({{"value", v.value}, {"label", v.label}, {"count", v.count}});
+    facets[f.name] = std::move(values);
+  }
+  return {
+      {"query", r.query},
+      {"parsed_query", r.parsed_query},
+      {"sort", r.sort},
+      {"reverse", r.reverse},
+      {"total",
+       {{"estimated", r.total.estimated},
+        {"lower_bound", r.total.lower},
+        {"upper_bound", r.total.upper},
+        {"exact", r.total.exact()}}},
+      {"offset", r.offset},
+      {"limit", r.limit},
+      {"results", std::move(results)},
+      {"facets", std::move(facets)},
+      {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
+      {"elapsed_ms", r.elapsed_ms},
+  };
+}
+
+std::string dump_json(const nlohmann::json& value, bool pretty) {
+  return value.dump(pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace blogsearch

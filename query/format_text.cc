@@ -1,1 +1,164 @@
-// placeholder: being written
+#include <xapian.h>
+
+#include <cctype>
+#include <iomanip>
+#include <sstream>
+
+#include "query/format.h"
+
+namespace blogsearch {
+
+namespace {
+
+const char kBold[] = "\x1b[1m";
+const char kReset[] = "\x1b[0m";
+
+// Xapian's Utf8Iterator reads invalid bytes as Latin-1 characters, so the
+// output is always valid UTF-8; C0/C1 controls (ESC above all) are dropped
+// so stored text can never move the cursor or change the terminal.
+std::string clean(const std::string& text, bool keep_newlines) {
+  std::string out;
+  out.reserve(text.size());
+  bool pending_space = false;
+  for (Xapian::Utf8Iterator it(text); it != Xapian::Utf8Iterator(); ++it) {
+    unsigned ch = *it;
+    if (keep_newlines && (ch == '\n' || ch == '\t')) {
+      out += static_cast<char>(ch);
+      pending_space = false;
+      continue;
+    }
+    if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0) || ch == 0x2028 || ch == 0x2029 ||
+        (!keep_newlines && ch == ' ')) {
+      pending_space = true;
+      continue;
+    }
+    if (pending_space && !out.empty()) out += ' ';
+    pending_space = false;
+    Xapian::Unicode::append_utf8(out, ch);
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (s.empty()) continue;
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+std::string day_of(const PostRecord& p) {
+  for (const auto* t : {&p.published, &p.updated, &p.first_seen})
+    if (!t->empty()) return t->substr(0, 10);
+  return "";
+}
+
+std::string with_commas(Xapian::doccount n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+void write_count_line(std::ostream& out, const SearchResult& r) {
+  const auto n = r.total.estimated;
+  if (n == 0) {
+    out << "No results";
+  } else {
+    if (!r.total.exact()) out << "About ";
+    out << with_commas(n) << (n == 1 ? " result" : " results");
+    if (!r.hits.empty() && (r.offset > 0 || r.hits.size() < n))
+      out << ", showing " << r.hits.front().rank << "–" << r.hits.back().rank;
+    else if (r.hits.empty())
+      out << ", none from " << r.offset + 1;
+  }
+  std::ostringstream ms;
+  ms << std::fixed << std::setprecision(r.elapsed_ms < 10 ? 1 : 0) << r.elapsed_ms;
+  out << " (" << ms.str() << " ms)\n";
+}
+
+}  // namespace
+
+std::string clean_line(const std::string& text) { return clean(text, false); }
+std::string clean_block(const std::string& text) { return clean(text, true); }
+
+void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style) {
+  const char* bold = style.bold ? kBold : "";
+  const char* reset = style.bold ? kReset : "";
+  if (!r.suggestion.empty()) out << "Did you mean: " << clean_line(r.suggestion) << "\n";
+  write_count_line(out, r);
+  for (const auto& hit : r.hits) {
+    const PostRecord& p = hit.post;
+    const std::string indent(std::to_string(hit.rank).size() + 2, ' ');
+    std::string title = clean_line(p.title);
+    if (title.empty()) title = "(untitled)";
+    out << "\n" << hit.rank << ". " << bold << title << reset << "\n";
+    std::string feed = p.feed_title.empty() ? p.feed_id : p.feed_title;
+    std::string meta = join({day_of(p), join(p.authors, ", "), join(p.categories, ", "), feed}, " · ");
+    if (!meta.empty()) out << indent << clean_line(meta) << "\n";
+    if (!p.link.empty()) out << indent << clean_line(p.link) << "\n";
+    if (!hit.snippet.empty()) {
+      out << indent;
+      for (const auto& part : hit.snippet) {
+        // Keep the spaces at the edges of parts: they separate the words.
+        std::string text = clean_line(part.text);
+        if (text.empty()) text = part.text.empty() ? "" : " ";
+        else {
+          if (std::isspace(static_cast<unsigned char>(part.text.front()))) text.insert(0, " ");
+          if (std::isspace(static_cast<unsigned char>(part.text.back()))) text += ' ';
+        }
+        if (part.match) out << bold << text << reset;
+        else out << text;
+      }
+      out << "\n";
+    }
+  }
+  for (const auto& facet : r.facets) {
+    out << "\n" << facet.name << ":\n";
+    if (facet.values.empty()) out << "  (none)\n";
+    for (const auto& v : facet.values)
+      out << "  " << std::setw(6) << v.count << "  " << clean_line(v.label) << "\n";
+  }
+}
+
+void write_ids(std::ostream& out, const SearchResult& r) {
+  for (const auto& hit : r.hits) out << clean_line(hit.post.id) << "\n";
+}
+
+void write_post_text(std::ostream& out, const PostRecord& p) {
+  auto field = [&out](const char* name, const std::string& value) {
+    if (!value.empty()) out << std::left << std::setw(14) << name << clean_line(value) << "\n";
+  };
+  out << clean_line(p.title.empty() ? "(untitled)" : p.title) << "\n\n";
+  field("id:", p.id);
+  field("link:", p.link);
+  field("authors:", join(p.authors, ", "));
+  field("categories:", join(p.categories, ", "));
+  std::string feed = p.feed_title;
+  if (!p.feed_id.empty()) feed += feed.empty() ? p.feed_id : " (" + p.feed_id + ")";
+  if (!p.feed_url.empty()) feed += " <" + p.feed_url + ">";
+  field("feed:", feed);
+  if (p.feeds.size() > 1) field("feeds:", join(p.feeds, ", "));
+  field("published:", p.published);
+  field("updated:", p.updated);
+  field("first seen:", p.first_seen);
+  field("last seen:", p.last_seen);
+  field("versions:", std::to_string(p.versions));
+  field("in feed:", p.in_feed ? "yes" : "no (dropped out of the feed; kept in the archive)");
+  field("content hash:", p.content_hash);
+  field("snapshot:", p.snapshot);
+  if (!p.history.empty()) {
+    out << "history:\n";
+    for (const auto& v : p.history)
+      out << "  " << clean_line(v.content_hash) << "  " << clean_line(v.first_seen) << " .. "
+          << clean_line(v.last_seen) << "  " << clean_line(v.snapshot) << "\n";
+  }
+  if (!p.summary.empty()) out << "\nSummary:\n" << clean_block(p.summary) << "\n";
+  if (!p.text.empty()) out << "\n" << clean_block(p.text) << "\n";
+}
+
+}  // namespace blogsearch

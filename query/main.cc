@@ -1,1 +1,237 @@
-int main() { return 2; }
+// blogsearch: the command-line search over a blogsearch database.
+//
+// Only this file reads options and the environment, writes to stdout and
+// picks exit codes: 0 results, 1 none, 2 usage or query error, 4 database
+// missing or unreadable. Everything else is the blogsearch_query library.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <ctime>
+#include <iostream>
+#include <sstream>
+
+#include "indexer/schema.h"
+#include "query/format.h"
+#include "query/searcher.h"
+#include "version.h"
+
+namespace {
+
+using namespace blogsearch;
+
+constexpr int kExitMatches = 0;
+constexpr int kExitNoMatches = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitDatabase = 4;
+
+void report_query_error(const QueryError& e) {
+  std::cerr << "blogsearch: " << e.what() << "\n";
+  if (e.column() > 0 && !e.query().empty()) {
+    std::cerr << "  " << clean_line(e.query()) << "\n  ";
+    // Count characters, not bytes, up to the error so the caret lines up.
+    std::string before = clean_line(e.query().substr(0, e.column() - 1));
+    std::size_t chars = 0;
+    for (unsigned char c : before) chars += (c & 0xC0) != 0x80;
+    if (e.column() > 1 && e.query()[e.column() - 2] == ' ') ++chars;  // clean_line trims the edge
+    std::cerr << std::string(chars, ' ') << std::string(e.length(), '^') << "\n";
+  }
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+std::string join_words(const std::vector<std::string>& words) {
+  std::string q;
+  for (const auto& w : words) q += (q.empty() ? "" : " ") + w;
+  return q;
+}
+
+// "show" is a command only as the first word that is not an option or an
+// option's value: "blogsearch kernels show" searches for both words. CLI11
+// would take "show" as a subcommand anywhere, hence this scan. Returns the
+// index of "show" in argv, 0 when this is a search.
+int show_position(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") return 0;
+    if (arg.size() > 1 && arg[0] == '-') {
+      if (arg.find('=') != std::string::npos) continue;
+      const CLI::Option* opt = app.get_option_no_throw(arg);
+      if (opt && opt->get_type_size() != 0) ++i;  // skip the option's value
+      continue;
+    }
+    return arg == "show" ? i : 0;
+  }
+  return 0;
+}
+
+int run_show(int argc, char** argv, int at) {
+  CLI::App app{"Show one post in full, by its id or its link."};
+  app.name("blogsearch show");
+  std::string db_option, key, format = "text";
+  bool pretty = false;
+  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("post", key, "post id or link")->required();
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--pretty", pretty, "JSON: indent");
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i)
+    if (i != at) args.emplace_back(argv[i]);  // CLI11 wants them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "blogsearch show: " << e.what() << " (see blogsearch show --help)\n";
+    return kExitUsage;
+  }
+  const std::string db_path = schema::resolve_db_path(db_option);
+  try {
+    Searcher searcher(db_path);
+    auto post = searcher.find_post(key);
+    if (!post) {
+      std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
+      return kExitNoMatches;
+    }
+    if (format == "json") std::cout << dump_json(post_to_json(*post, true), pretty) << "\n";
+    else write_post_text(std::cout, *post);
+    return kExitMatches;
+  } catch (const DatabaseUnavailable& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  CLI::App app{"Search the blog archive that blogsearch-index builds.\n"
+               "Put the query in single quotes: blogsearch 'pytorch compil* -tutorial'"};
+  app.set_version_flag("--version", BLOGSEARCH_VERSION);
+  app.footer(
+      "Exit status: 0 results, 1 no results, 2 usage or query error, 4 database missing or unreadable.\n"
+      "Show one post: blogsearch show ID|URL");
+
+  std::string db_option;
+  std::vector<std::string> words;
+  std::string format = "text";
+  bool count_only = false;
+  std::string facets;
+  unsigned facet_limit = 10;
+  unsigned limit = 10, offset = 0, page = 0;
+  std::string sort = "relevance";
+  bool reverse = false;
+  std::string since, until;
+  std::vector<std::string> categories, authors, feeds;
+  std::string color = "auto";
+  bool with_text = false, pretty = false;
+  unsigned wildcard_limit = 1000;
+
+  app.add_option("--db", db_option,
+                 "database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  app.add_option("query", words, "query words, phrases, prefixes and operators");
+  app.add_option("--format", format, "output: text, json or ids")
+      ->check(CLI::IsMember({"text", "json", "ids"}));
+  app.add_flag("--count", count_only, "print only the number of matching posts");
+  app.add_option("--facets", facets, "count matches per category,author,feed,month");
+  app.add_option("--facet-limit", facet_limit, "values per facet (default 10)")->check(CLI::Range(1u, 1000u));
+  app.add_option("--limit", limit, "results per page (default 10, at most 1000)")
+      ->check(CLI::Range(1u, kMaxLimit));
+  auto* offset_opt = app.add_option("--offset", offset, "skip this many results");
+  app.add_option("--page", page, "page number, from 1 (with --limit)")
+      ->check(CLI::Range(1u, 1000000u))
+      ->excludes(offset_opt);
+  app.add_option("--sort", sort, "relevance (default), date (newest first) or recent")
+      ->check(CLI::IsMember({"relevance", "date", "recent"}));
+  app.add_flag("--reverse", reverse, "with --sort date: oldest first");
+  app.add_option("--since", since, "published on or after: YYYY, YYYY-MM, YYYY-MM-DD, or 30d/6m/1y ago");
+  app.add_option("--until", until, "published on or before: same forms as --since");
+  app.add_option("--category", categories, "only posts with this category (repeatable)");
+  app.add_option("--author", authors, "only posts by this author (repeatable)");
+  app.add_option("--feed", feeds, "only posts from this feed id (repeatable)");
+  app.add_option("--color", color, "highlight matches: auto (on a terminal, unless NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")
+      ->check(CLI::Range(1u, 100000u));
+  app.add_flag("--with-text", with_text, "JSON: include each post's full text");
+  app.add_flag("--pretty", pretty, "JSON: indent");
+
+  try {
+    if (const int at = show_position(app, argc, argv)) return run_show(argc, argv, at);
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "blogsearch: " << e.what() << " (see blogsearch --help)\n";
+    return kExitUsage;
+  }
+
+  const std::string db_path = schema::resolve_db_path(db_option);
+  try {
+    SearchRequest request;
+    request.query.text = join_words(words);
+    request.query.max_wildcard_expansion = wildcard_limit;
+    const auto now = static_cast<UnixTime>(std::time(nullptr));
+    if (!since.empty()) request.query.filters.since = parse_time_option("--since", since, false, now);
+    if (!until.empty()) request.query.filters.until = parse_time_option("--until", until, true, now);
+    request.query.filters.categories = categories;
+    request.query.filters.authors = authors;
+    request.query.filters.feeds = feeds;
+    request.sort = *parse_sort_order(sort);
+    request.reverse = reverse;
+    request.limit = limit;
+    request.offset = page ? (page - 1) * limit : offset;
+    request.facets = split_list(facets);
+    request.facet_limit = facet_limit;
+    if (count_only) {
+      request.limit = 0;
+      request.exact_count = true;
+      request.snippets = false;
+    }
+    request.snippets = request.snippets && format != "ids";
+
+    Searcher searcher(db_path);
+    SearchResult result = searcher.search(request);
+
+    if (count_only) {
+      std::cout << result.total.estimated << "\n";
+      return result.total.estimated ? kExitMatches : kExitNoMatches;
+    }
+    if (format == "json") {
+      std::cout << dump_json(result_to_json(result, JsonOptions{with_text}), pretty) << "\n";
+    } else if (format == "ids") {
+      write_ids(std::cout, result);
+    } else {
+      const char* no_color = std::getenv("NO_COLOR");
+      bool bold = color == "always" ||
+                  (color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+      write_text(std::cout, result, TextStyle{bold});
+    }
+    std::cout.flush();
+    return result.hits.empty() ? kExitNoMatches : kExitMatches;
+  } catch (const QueryError& e) {
+    report_query_error(e);
+    return kExitUsage;
+  } catch (const DatabaseUnavailable& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  }
+}

@@ -1,1 +1,408 @@
-// placeholder: being written
+#include "query/query_builder.h"
+
+#include <ctime>
+
+#include <cctype>
+#include <string_view>
+
+#include "indexer/schema.h"
+
+namespace blogsearch {
+
+QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t column,
+                       std::size_t length)
+    : std::runtime_error(column ? "query error at column " + std::to_string(column) +
+                                      ": " + detail
+                                : detail),
+      detail_(detail),
+      query_(query),
+      column_(column),
+      length_(length ? length : 1) {}
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+int to_int(std::string_view s) {
+  int v = 0;
+  for (char c : s) v = v * 10 + (c - '0');
+  return v;
+}
+
+// timegm() normalises out-of-range fields; comparing the fields afterwards
+// is how a date like 2026-02-30 is recognised as not a real date.
+std::optional<UnixTime> utc_time(int year, int month, int day) {
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  std::time_t t = timegm(&tm);
+  if (tm.tm_year != year - 1900 || tm.tm_mon != month - 1 || tm.tm_mday != day)
+    return std::nullopt;
+  return static_cast<UnixTime>(t);
+}
+
+int days_in_month(int year, int month) {
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
+// A date value that a range or field processor could not read. Thrown
+// through Xapian's QueryParser (which passes exceptions on) so that
+// build_query can point at it in the query text.
+struct BadDate {
+  std::string value;
+  std::string detail;
+};
+
+const char* const kDateFormats = "use YYYY, YYYY-MM or YYYY-MM-DD";
+
+Xapian::Query published_between(std::optional<UnixTime> from, std::optional<UnixTime> to) {
+  using Q = Xapian::Query;
+  const Xapian::valueno slot = schema::kSlotPublished;
+  if (from && to)
+    return Q(Q::OP_VALUE_RANGE, slot, Xapian::sortable_serialise(static_cast<double>(*from)),
+             Xapian::sortable_serialise(static_cast<double>(*to)));
+  if (from) return Q(Q::OP_VALUE_GE, slot, Xapian::sortable_serialise(static_cast<double>(*from)));
+  if (to) return Q(Q::OP_VALUE_LE, slot, Xapian::sortable_serialise(static_cast<double>(*to)));
+  return Q::MatchAll;
+}
+
+// date:A..B, date:A.., date:..B; the edges are inclusive to the end of the
+// day, month or year that B names.
+class DateRangeProcessor : public Xapian::RangeProcessor {
+ public:
+  DateRangeProcessor() : Xapian::RangeProcessor(schema::kSlotPublished, "date:") {}
+
+  Xapian::Query operator()(const std::string& begin, const std::string& end) override {
+    std::optional<UnixTime> from, to;
+    if (!begin.empty()) {
+      from = parse_date(begin, false);
+      if (!from) throw BadDate{begin, "'" + begin + "' is not a date (" + kDateFormats + ")"};
+    }
+    if (!end.empty()) {
+      to = parse_date(end, true);
+      if (!to) throw BadDate{end, "'" + end + "' is not a date (" + kDateFormats + ")"};
+    }
+    if (from && to && *from > *to)
+      throw BadDate{begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts"};
+    return published_between(from, to);
+  }
+};
+
+// date:2026-09 (without "..") means the whole period it names.
+class DateFieldProcessor : public Xapian::FieldProcessor {
+ public:
+  Xapian::Query operator()(const std::string& value) override {
+    auto from = parse_date(value, false);
+    auto to = parse_date(value, true);
+    if (!from || !to)
+      throw BadDate{value, "'" + value + "' is not a date or date range (" + kDateFormats +
+                               ", or A..B with either end left open)"};
+    return published_between(from, to);
+  }
+};
+
+// category:, feed: — the writer stores these lowercased (schema::exact_term).
+class ExactFieldProcessor : public Xapian::FieldProcessor {
+ public:
+  explicit ExactFieldProcessor(std::string prefix) : prefix_(std::move(prefix)) {}
+  Xapian::Query operator()(const std::string& value) override {
+    return Xapian::Query(schema::exact_term(prefix_, value));
+  }
+
+ private:
+  std::string prefix_;
+};
+
+// site:example.org matches the host and its subdomains (www.example.org,
+// blog.example.org), since people rarely know which one a feed links to.
+class SiteFieldProcessor : public Xapian::FieldProcessor {
+ public:
+  SiteFieldProcessor(Xapian::Database db, std::string prefix)
+      : db_(std::move(db)), prefix_(std::move(prefix)) {}
+
+  Xapian::Query operator()(const std::string& raw) override {
+    std::string host = schema::lowercase_utf8(raw);
+    if (auto scheme = host.find("://"); scheme != std::string::npos) host.erase(0, scheme + 3);
+    if (auto slash = host.find('/'); slash != std::string::npos) host.erase(slash);
+    std::vector<Xapian::Query> terms;
+    const std::string dotted = "." + host;
+    for (auto it = db_.allterms_begin(prefix_); it != db_.allterms_end(prefix_); ++it) {
+      const std::string term = *it;
+      std::string_view h = std::string_view(term).substr(prefix_.size());
+      if (h == host || (h.size() > dotted.size() &&
+                        h.compare(h.size() - dotted.size(), dotted.size(), dotted) == 0))
+        terms.emplace_back(term);
+    }
+    if (terms.empty()) return Xapian::Query(schema::make_term(prefix_, host));
+    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+  }
+
+ private:
+  Xapian::Database db_;
+  std::string prefix_;
+};
+
+Xapian::Query any_of(const char* prefix, const std::vector<std::string>& values) {
+  std::vector<Xapian::Query> terms;
+  for (const auto& v : values) terms.emplace_back(schema::exact_term(prefix, v));
+  return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+}
+
+bool is_blank(const std::string& s) {
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// Field names are matched as typed; accepting the usual capitalisations
+// makes them case-insensitive in practice.
+std::vector<std::string> name_variants(const std::string& name) {
+  std::string cap = name, upper = name;
+  cap[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(cap[0])));
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return {name, cap, upper};
+}
+
+}  // namespace
+
+std::optional<UnixTime> parse_date(const std::string& text, bool end_of_period) {
+  std::string_view s = text;
+  int year = 0, month = 0, day = 0;
+  if (s.size() == 4 && all_digits(s)) {
+    year = to_int(s);
+  } else if (s.size() == 7 && s[4] == '-' && all_digits(s.substr(0, 4)) && all_digits(s.substr(5))) {
+    year = to_int(s.substr(0, 4));
+    month = to_int(s.substr(5));
+  } else if (s.size() == 10 && s[4] == '-' && s[7] == '-' && all_digits(s.substr(0, 4)) &&
+             all_digits(s.substr(5, 2)) && all_digits(s.substr(8))) {
+    year = to_int(s.substr(0, 4));
+    month = to_int(s.substr(5, 2));
+    day = to_int(s.substr(8));
+  } else {
+    return std::nullopt;
+  }
+  if (year < 1970 || (month && month > 12) || (s.size() > 4 && month < 1)) return std::nullopt;
+  if (day && (day < 1 || day > days_in_month(year, month))) return std::nullopt;
+  if (s.size() == 10 && day < 1) return std::nullopt;
+
+  auto start = utc_time(year, month ? month : 1, day ? day : 1);
+  if (!start) return std::nullopt;
+  if (!end_of_period) return start;
+  std::optional<UnixTime> next;
+  if (day)
+    return *start + 86400 - 1;
+  if (month)
+    next = month == 12 ? utc_time(year + 1, 1, 1) : utc_time(year, month + 1, 1);
+  else
+    next = utc_time(year + 1, 1, 1);
+  if (!next) return std::nullopt;
+  return *next - 1;
+}
+
+UnixTime parse_time_option(const std::string& option, const std::string& value,
+                           bool end_of_period, UnixTime now) {
+  if (auto t = parse_date(value, end_of_period)) return *t;
+  std::string_view v = value;
+  if (v.size() >= 2 && all_digits(v.substr(0, v.size() - 1)) && v.size() <= 7) {
+    long n = to_int(v.substr(0, v.size() - 1));
+    char unit = v.back();
+    if (unit == 'd') return now - n * 86400;
+    if (unit == 'w') return now - n * 7 * 86400;
+    if (unit == 'm' || unit == 'y') {
+      std::time_t tt = static_cast<std::time_t>(now);
+      std::tm tm{};
+      gmtime_r(&tt, &tm);
+      long months = tm.tm_year * 12L + tm.tm_mon - (unit == 'm' ? n : n * 12);
+      tm.tm_year = static_cast<int>(months / 12);
+      tm.tm_mon = static_cast<int>(months % 12);
+      // 31 March minus one month is the last day of February, not 3 March.
+      int last = days_in_month(tm.tm_year + 1900, tm.tm_mon + 1);
+      if (tm.tm_mday > last) tm.tm_mday = last;
+      return static_cast<UnixTime>(timegm(&tm));
+    }
+  }
+  throw QueryError(option + ": '" + value +
+                   "' is not a date (YYYY, YYYY-MM, YYYY-MM-DD) or an age (30d, 6m, 1y)");
+}
+
+namespace {
+
+struct Token {
+  std::string text;
+  std::size_t pos;
+};
+
+std::vector<Token> tokenize(const std::string& q) {
+  std::vector<Token> tokens;
+  bool in_quote = false;
+  std::size_t i = 0;
+  while (i < q.size()) {
+    char c = q[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (!in_quote && (c == '(' || c == ')')) {
+      tokens.push_back({std::string(1, c), i});
+      ++i;
+    } else {
+      std::size_t start = i;
+      while (i < q.size() && !std::isspace(static_cast<unsigned char>(q[i])) &&
+             (in_quote || (q[i] != '(' && q[i] != ')'))) {
+        if (q[i] == '"') in_quote = !in_quote;
+        ++i;
+      }
+      tokens.push_back({q.substr(start, i - start), start});
+    }
+  }
+  return tokens;
+}
+
+bool is_binary_op(const std::string& t) {
+  if (t == "AND" || t == "OR" || t == "XOR") return true;
+  for (const char* op : {"NEAR", "ADJ"}) {
+    std::string_view o(op);
+    if (t.compare(0, o.size(), o) == 0 &&
+        (t.size() == o.size() || (t[o.size()] == '/' && all_digits(std::string_view(t).substr(o.size() + 1)))))
+      return true;
+  }
+  return false;
+}
+
+// Xapian reads "-" or "+" before a space or punctuation ("Warelay -> OpenClaw")
+// as an operator on the next word; people mean it as text.
+std::string detach_stray_signs(std::string q) {
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q[i] != '-' && q[i] != '+') continue;
+    bool starts_token = i == 0 || std::isspace(static_cast<unsigned char>(q[i - 1])) || q[i - 1] == '(';
+    unsigned char next = i + 1 < q.size() ? static_cast<unsigned char>(q[i + 1]) : ' ';
+    bool attached = std::isalnum(next) || next >= 0x80 || next == '"' || next == '(';
+    if (starts_token && !attached) q[i] = ' ';
+  }
+  return q;
+}
+
+// Words typed without any syntax, as when pasting a title.
+bool is_plain_words(const std::vector<Token>& tokens) {
+  if (tokens.size() < 2) return false;
+  for (const auto& t : tokens) {
+    if (is_binary_op(t.text) || t.text == "NOT" || t.text[0] == '+' || t.text[0] == '-' ||
+        t.text.find_first_of("\"():*") != std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+// For plain words, posts whose title holds them in the typed order rank
+// higher: the difference between "datasette-llm 0.1a4" and
+// "datasette-llm-accountant 0.1a4", or "The state of React" and
+// "Persisting React State".
+Xapian::Query title_phrase(const std::string& text) {
+  Xapian::QueryParser qp;
+  qp.add_prefix("title", schema::kTitle);
+  return qp.parse_query("title:\"" + text + "\"", Xapian::QueryParser::FLAG_PHRASE);
+}
+
+}  // namespace
+
+QueryError locate_syntax_error(const std::string& query, const std::string& xapian_message) {
+  const std::vector<Token> tokens = tokenize(query);
+  const auto n = tokens.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string& t = tokens[i].text;
+    const bool binary = is_binary_op(t);
+    if (!binary && t != "NOT") continue;
+    bool left_ok = i > 0 && tokens[i - 1].text != "(" && !is_binary_op(tokens[i - 1].text) &&
+                   tokens[i - 1].text != "NOT";
+    bool right_ok = i + 1 < n && tokens[i + 1].text != ")" && !is_binary_op(tokens[i + 1].text);
+    if (binary && !(left_ok && right_ok))
+      return QueryError("'" + t + "' needs a word or phrase on both sides", query, tokens[i].pos + 1,
+                        t.size());
+    if (!binary && !right_ok)
+      return QueryError("'NOT' needs a word or phrase after it", query, tokens[i].pos + 1, 3);
+  }
+  for (const auto& t : tokens)
+    if (auto dots = t.text.find(".."); dots != std::string::npos)
+      return QueryError("'" + t.text + "' is not a range this search knows (dates: date:A..B, " +
+                            kDateFormats + ")",
+                        query, t.pos + 1, t.text.size());
+  return QueryError("cannot parse the query (" + xapian_message + ")", query, 0);
+}
+
+BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) {
+  const Filters& f = options.filters;
+  const bool has_filters = !f.categories.empty() || !f.authors.empty() || !f.feeds.empty() ||
+                           f.since || f.until;
+  const bool has_text = !is_blank(options.text);
+  if (!has_text && !has_filters)
+    throw QueryError("empty query: give search words or a filter (--category, --author, --feed, --since, --until)");
+  if (f.since && f.until && *f.since > *f.until)
+    throw QueryError("--since is later than --until: no post can match");
+
+  BuiltQuery built{Xapian::Query::MatchAll, ""};
+  if (has_text) {
+    Xapian::QueryParser qp;
+    qp.set_database(db);
+    qp.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    qp.set_default_op(Xapian::Query::OP_AND);
+    qp.set_max_expansion(options.max_wildcard_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                         Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
+    for (const auto& field : schema::kFieldPrefixes) {
+      const std::string group = field.field;
+      for (const auto& name : name_variants(field.field)) {
+        if (!field.boolean) {
+          qp.add_prefix(name, field.prefix);
+        } else if (std::string_view(field.prefix) == schema::kHost) {
+          qp.add_boolean_prefix(name, (new SiteFieldProcessor(db, field.prefix))->release(), &group);
+        } else {
+          qp.add_boolean_prefix(name, (new ExactFieldProcessor(field.prefix))->release(), &group);
+        }
+      }
+    }
+    const std::string date_group = "date";
+    for (const auto& name : name_variants("date"))
+      qp.add_boolean_prefix(name, (new DateFieldProcessor)->release(), &date_group);
+    qp.add_rangeprocessor((new DateRangeProcessor)->release());
+
+    // Boolean operators only in upper case: "cats or dogs" searches for the
+    // word "or" rather than surprising anyone who typed a title.
+    unsigned flags = Xapian::QueryParser::FLAG_BOOLEAN | Xapian::QueryParser::FLAG_PHRASE |
+                     Xapian::QueryParser::FLAG_LOVEHATE | Xapian::QueryParser::FLAG_WILDCARD |
+                     Xapian::QueryParser::FLAG_PURE_NOT;
+    if (options.spelling) flags |= Xapian::QueryParser::FLAG_SPELLING_CORRECTION;
+    const std::string text = detach_stray_signs(options.text);
+    try {
+      built.query = qp.parse_query(text, flags);
+    } catch (const BadDate& bad) {
+      std::size_t at = options.text.find(bad.value);
+      throw QueryError(bad.detail, options.text, at == std::string::npos ? 0 : at + 1,
+                       bad.value.size());
+    } catch (const Xapian::QueryParserError& e) {
+      throw locate_syntax_error(options.text, e.get_msg());
+    }
+    if (is_plain_words(tokenize(text)))
+      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase(text));
+    if (options.spelling) {
+      std::string corrected = qp.get_corrected_query_string();
+      if (corrected != options.text) built.suggestion = corrected;
+    }
+  }
+
+  auto filter = [&built](const Xapian::Query& by) {
+    built.query = Xapian::Query(Xapian::Query::OP_FILTER, built.query, by);
+  };
+  if (!f.categories.empty()) filter(any_of(schema::kCategory, f.categories));
+  if (!f.authors.empty()) filter(any_of(schema::kAuthorExact, f.authors));
+  if (!f.feeds.empty()) filter(any_of(schema::kFeed, f.feeds));
+  if (f.since || f.until) filter(published_between(f.since, f.until));
+  return built;
+}
+
+}  // namespace blogsearch

@@ -1,1 +1,409 @@
-// placeholder: being written
+#include "query/searcher.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "indexer/schema.h"
+
+namespace blogsearch {
+
+namespace {
+
+// Control characters that never occur in stored text, used to mark matches
+// in MSet::snippet output so no HTML is involved until a formatter wants it.
+const char kHiStart[] = "\x01";
+const char kHiEnd[] = "\x02";
+
+// A reindex that commits twice while we read makes Xapian throw
+// DatabaseModifiedError; a few retries always get a consistent revision.
+constexpr int kMaxRetries = 5;
+
+// "recent": the boost a post gets halves every kHalfLifeDays of age,
+// counted back from the newest post in the database (not from today, so an
+// archive of last year's posts still ranks its newest first). The boost
+// of the newest post is this share of the best BM25 weight.
+constexpr double kHalfLifeDays = 90;
+constexpr double kRecencyShare = 0.5;
+
+std::string create_hint(const std::string& path) {
+  return "create it with: blogsearch-index add --db " + path + " data/";
+}
+
+class RecencySource : public Xapian::ValuePostingSource {
+ public:
+  RecencySource(double max_boost, double reference)
+      : Xapian::ValuePostingSource(schema::kSlotPublished),
+        max_boost_(max_boost),
+        reference_(reference) {}
+
+  void init(const Xapian::Database& database) override {
+    Xapian::ValuePostingSource::init(database);
+    set_maxweight(max_boost_);
+  }
+
+  double get_weight() const override {
+    double published = Xapian::sortable_unserialise(get_value());
+    double age_days = std::max(0.0, reference_ - published) / 86400.0;
+    return max_boost_ * std::exp2(-age_days / kHalfLifeDays);
+  }
+
+  RecencySource* clone() const override { return new RecencySource(max_boost_, reference_); }
+  std::string name() const override { return "blogsearch::RecencySource"; }
+
+ private:
+  double max_boost_;
+  double reference_;
+};
+
+const char* facet_prefix(const std::string& name) {
+  if (name == "category") return schema::kCategory;
+  if (name == "author") return schema::kAuthorExact;
+  if (name == "feed") return schema::kFeed;
+  if (name == "month") return schema::kMonth;
+  return nullptr;
+}
+
+// Counts the exact-match terms (K, XAUTHOR, XFEED, M) of every matching
+// document. The writer keeps no values for these, and a post can have
+// several categories and authors, which one value slot could not hold.
+class TermFacetSpy : public Xapian::MatchSpy {
+ public:
+  explicit TermFacetSpy(std::vector<std::string> prefixes)
+      : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {}
+
+  void operator()(const Xapian::Document& doc, double) override {
+    for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+      const std::string& prefix = prefixes_[i];
+      Xapian::TermIterator it = doc.termlist_begin();
+      it.skip_to(prefix);
+      for (; it != doc.termlist_end(); ++it) {
+        const std::string term = *it;
+        if (term.compare(0, prefix.size(), prefix) != 0) break;
+        ++counts_[i][term];
+      }
+    }
+  }
+
+  const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
+
+ private:
+  std::vector<std::string> prefixes_;
+  std::vector<std::map<std::string, Xapian::doccount>> counts_;
+};
+
+bool is_month_term(const std::string& term) {
+  if (term.size() != 7 || term[0] != 'M') return false;
+  return std::all_of(term.begin() + 1, term.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The label as a feed wrote it, from the first post carrying the term.
+std::string label_from_post(const Xapian::Database& db, const std::string& term,
+                            const std::string& prefix, bool authors) {
+  Xapian::PostingIterator p = db.postlist_begin(term);
+  if (p == db.postlist_end(term)) return "";
+  PostRecord post = parse_post_record(db.get_document(*p).get_data(), *p);
+  for (const auto& label : authors ? post.authors : post.categories)
+    if (schema::exact_term(prefix, label) == term) return label;
+  return "";
+}
+
+std::string feed_title(const Xapian::Database& db, const std::string& feed_id) {
+  auto meta = nlohmann::json::parse(db.get_metadata(schema::kMetaFeedPrefix + feed_id), nullptr, false);
+  if (meta.is_object()) {
+    auto t = meta.find("title");
+    if (t != meta.end() && t->is_string() && !t->get<std::string>().empty()) return t->get<std::string>();
+  }
+  return feed_id;
+}
+
+Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
+                 const std::map<std::string, Xapian::doccount>& counts, unsigned limit) {
+  Facet facet{name, {}};
+  std::vector<std::pair<std::string, Xapian::doccount>> items;
+  for (const auto& [term, count] : counts)
+    if (name != "month" || is_month_term(term)) items.emplace_back(term, count);
+  if (name == "month") {
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  } else {
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
+  if (items.size() > limit) items.resize(limit);
+  for (const auto& [term, count] : items) {
+    FacetValue v;
+    v.count = count;
+    v.value = term.substr(prefix.size());
+    if (name == "month") {
+      v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
+      v.label = v.value;
+    } else if (name == "feed") {
+      v.label = feed_title(db, v.value);
+    } else {
+      v.label = label_from_post(db, term, prefix, name == "author");
+      if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);
+      else v.label = v.value;
+    }
+    facet.values.push_back(std::move(v));
+  }
+  return facet;
+}
+
+std::string unescape_snippet(std::string_view s) {
+  // MSet::snippet escapes exactly these three for HTML; undo them so the
+  // model holds plain text and each formatter escapes for itself.
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '&') {
+      if (s.compare(i, 5, "&amp;") == 0) { out += '&'; i += 4; continue; }
+      if (s.compare(i, 4, "&lt;") == 0) { out += '<'; i += 3; continue; }
+      if (s.compare(i, 4, "&gt;") == 0) { out += '>'; i += 3; continue; }
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+std::vector<SnippetPart> split_snippet(const std::string& marked) {
+  std::vector<SnippetPart> parts;
+  std::size_t i = 0;
+  bool match = false;
+  while (i <= marked.size()) {
+    std::size_t next = marked.find(match ? kHiEnd[0] : kHiStart[0], i);
+    if (next == std::string::npos) next = marked.size();
+    if (next > i) {
+      std::string text = unescape_snippet(std::string_view(marked).substr(i, next - i));
+      if (!parts.empty() && parts.back().match == match) parts.back().text += text;
+      else parts.push_back({std::move(text), match});
+    }
+    if (next == marked.size()) break;
+    match = !match;
+    i = next + 1;
+  }
+  return parts;
+}
+
+std::vector<SnippetPart> make_snippet(const Xapian::MSet& mset, const PostRecord& post,
+                                      unsigned length, const Xapian::Stem& stem) {
+  std::string text = post.text.empty() ? post.summary : post.text;
+  text.erase(std::remove_if(text.begin(), text.end(),
+                            [](char c) { return c == kHiStart[0] || c == kHiEnd[0]; }),
+             text.end());
+  if (text.empty()) return {};
+  std::string marked =
+      mset.snippet(text, length, stem,
+                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL, kHiStart,
+                   kHiEnd, "…");
+  return split_snippet(marked);
+}
+
+}  // namespace
+
+std::optional<SortOrder> parse_sort_order(const std::string& name) {
+  if (name == "relevance") return SortOrder::kRelevance;
+  if (name == "date") return SortOrder::kDate;
+  if (name == "recent") return SortOrder::kRecent;
+  return std::nullopt;
+}
+
+const char* sort_order_name(SortOrder order) {
+  switch (order) {
+    case SortOrder::kDate: return "date";
+    case SortOrder::kRecent: return "recent";
+    case SortOrder::kRelevance: break;
+  }
+  return "relevance";
+}
+
+Searcher::Searcher(const std::string& path) : path_(path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw DatabaseUnavailable("no database at " + path + "; " + create_hint(path));
+  try {
+    db_ = Xapian::Database(path);
+  } catch (const Xapian::Error& e) {
+    throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.get_msg() + "; " +
+                              create_hint(path));
+  }
+  std::string version = db_.get_metadata(schema::kMetaSchemaVersion);
+  if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
+    throw DatabaseUnavailable("the database at " + path + " has schema version " + version +
+                              ", this blogsearch reads version " +
+                              std::to_string(schema::kSchemaVersion) + "; rebuild it: remove it and " +
+                              create_hint(path));
+}
+
+Searcher::~Searcher() = default;
+
+SearchResult Searcher::search(const SearchRequest& request) {
+  if (request.limit > kMaxLimit)
+    throw QueryError("--limit " + std::to_string(request.limit) + " is too large (at most " +
+                     std::to_string(kMaxLimit) + ")");
+  if (request.reverse && request.sort != SortOrder::kDate)
+    throw QueryError("--reverse only applies to --sort date");
+  for (const auto& f : request.facets)
+    if (!facet_prefix(f))
+      throw QueryError("--facets: unknown facet '" + f + "' (use category, author, feed, month)");
+
+  const auto start = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    try {
+      SearchResult result = search_once(request);
+      result.elapsed_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      return result;
+    } catch (const Xapian::DatabaseModifiedError& e) {
+      if (attempt >= kMaxRetries)
+        throw std::runtime_error("the database at " + path_ + " kept changing during the search: " +
+                                 e.get_msg());
+      db_.reopen();
+    } catch (const Xapian::WildcardError& e) {
+      // Xapian says "Wildcard PATTERN* expands to more than N terms".
+      const std::string& msg = e.get_msg();
+      std::string pattern;
+      if (msg.compare(0, 9, "Wildcard ") == 0) pattern = msg.substr(9, msg.find(' ', 9) - 9);
+      const std::string& text = request.query.text;
+      std::size_t at = pattern.empty() ? std::string::npos : text.find(pattern);
+      throw QueryError("'" + (pattern.empty() ? std::string("the wildcard") : pattern) +
+                           "' matches more than " +
+                           std::to_string(request.query.max_wildcard_expansion) +
+                           " words; give more letters before the *",
+                       text, at == std::string::npos ? 0 : at + 1, pattern.size());
+    } catch (const Xapian::DatabaseError& e) {
+      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    } catch (const Xapian::Error& e) {
+      throw std::runtime_error("search failed on " + path_ + ": " + e.get_type() + ": " + e.get_msg());
+    }
+  }
+}
+
+SearchResult Searcher::search_once(const SearchRequest& request) {
+  SearchResult result;
+  result.query = request.query.text;
+  result.sort = sort_order_name(request.sort);
+  result.reverse = request.reverse;
+  result.offset = request.offset;
+  result.limit = request.limit;
+
+  BuiltQuery built = build_query(db_, request.query);
+  result.suggestion = built.suggestion;
+
+  std::vector<std::string> prefixes;
+  for (const auto& f : request.facets) prefixes.push_back(facet_prefix(f));
+  TermFacetSpy spy(prefixes);
+
+  Xapian::Enquire enquire(db_);
+  enquire.set_weighting_scheme(Xapian::BM25Weight());
+  Xapian::Query query = built.query;
+  switch (request.sort) {
+    case SortOrder::kRelevance:
+      // Ties (every match of a pure filter weighs 0) go newest first.
+      enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+      break;
+    case SortOrder::kDate:
+      enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
+      break;
+    case SortOrder::kRecent: {
+      // The boost is scaled to this query's best weight so that it shifts
+      // the order by a similar amount for rare and common words alike.
+      enquire.set_query(query);
+      Xapian::MSet best = enquire.get_mset(0, 1);
+      double top = best.empty() ? 0 : best.begin().get_weight();
+      double reference = Xapian::sortable_unserialise(db_.get_value_upper_bound(schema::kSlotPublished));
+      auto* source = new RecencySource(top > 0 ? top * kRecencyShare : 1.0, reference);
+      query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(source->release()));
+      enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+      break;
+    }
+  }
+  enquire.set_query(query);
+  result.parsed_query = query.get_description();
+  if (!prefixes.empty()) enquire.add_matchspy(&spy);
+
+  const Xapian::doccount check_at_least =
+      (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : 0;
+  Xapian::MSet mset = enquire.get_mset(request.offset, request.limit, check_at_least);
+  result.total.estimated = mset.get_matches_estimated();
+  result.total.lower = mset.get_matches_lower_bound();
+  result.total.upper = mset.get_matches_upper_bound();
+
+  const Xapian::Stem stem(schema::kStemLanguage);
+  unsigned rank = request.offset;
+  for (auto it = mset.begin(); it != mset.end(); ++it) {
+    Hit hit;
+    hit.rank = ++rank;
+    hit.percent = it.get_percent();
+    hit.weight = it.get_weight();
+    hit.post = parse_post_record(it.get_document().get_data(), *it);
+    if (request.snippets) hit.snippet = make_snippet(mset, hit.post, request.snippet_length, stem);
+    result.hits.push_back(std::move(hit));
+  }
+  // Xapian proposes a correction for any word that is not itself a term,
+  // even when its stem matches ("show" when the text says "shows"). Offer it
+  // when what was typed finds nothing, or a tenth or less of what the
+  // correction finds (a typo that a few posts share).
+  if (!result.suggestion.empty()) {
+    QueryOptions corrected = request.query;
+    corrected.text = result.suggestion;
+    corrected.spelling = false;
+    Xapian::Enquire check(db_);
+    check.set_query(build_query(db_, corrected).query);
+    Xapian::MSet alt = check.get_mset(0, 0, 100);
+    if (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated)
+      result.suggestion.clear();
+  }
+  for (std::size_t i = 0; i < request.facets.size(); ++i)
+    result.facets.push_back(
+        make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), request.facet_limit));
+  return result;
+}
+
+std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return find_post_once(id_or_url);
+    } catch (const Xapian::DatabaseModifiedError& e) {
+      if (attempt >= kMaxRetries)
+        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
+      db_.reopen();
+    } catch (const Xapian::Error& e) {
+      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    }
+  }
+}
+
+std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url) {
+  const std::string id_term = schema::id_term(id_or_url);
+  Xapian::PostingIterator p = db_.postlist_begin(id_term);
+  if (p != db_.postlist_end(id_term)) return parse_post_record(db_.get_document(*p).get_data(), *p);
+
+  // No term holds the link, so look through the posts of its host (or all
+  // posts when the host has none); a substring test skips most JSON parsing.
+  auto matches = [&](Xapian::docid did) -> std::optional<PostRecord> {
+    std::string data = db_.get_document(did).get_data();
+    if (data.find(id_or_url) == std::string::npos) return std::nullopt;
+    PostRecord post = parse_post_record(data, did);
+    if (post.link == id_or_url) return post;
+    return std::nullopt;
+  };
+  std::string host = id_or_url;
+  if (auto scheme = host.find("://"); scheme != std::string::npos) {
+    host.erase(0, scheme + 3);
+    host.erase(std::min(host.find('/'), host.size()));
+    const std::string term = schema::exact_term(schema::kHost, host);
+    for (auto it = db_.postlist_begin(term); it != db_.postlist_end(term); ++it)
+      if (auto post = matches(*it)) return post;
+  }
+  for (auto it = db_.postlist_begin(""); it != db_.postlist_end(""); ++it)
+    if (auto post = matches(*it)) return post;
+  return std::nullopt;
+}
+
+}  // namespace blogsearch

@@ -1,1 +1,770 @@
-// placeholder: being written
+// Tests of the search library (query/): query language, filters, dates,
+// ranking, paging, facets, snippets, formatters and database handling.
+//
+// The fixture writes a small database directly with Xapian, laid out as
+// indexer/schema.h describes, so every expectation below follows from the
+// handful of posts defined here.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <xapian.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "indexer/schema.h"
+#include "indexer/snapshot.h"
+#include "indexer/writer.h"
+#include "query/format.h"
+#include "query/query_builder.h"
+#include "query/searcher.h"
+
+namespace blogsearch {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TestPost {
+  std::string id;
+  std::string title;
+  std::string text;
+  std::vector<std::string> authors;
+  std::vector<std::string> categories;
+  std::string feed = "pytorch";
+  std::string link;  // default: https://pytorch.org/blog/<id>/
+  UnixTime published = 0;
+};
+
+std::string rfc3339(UnixTime t) {
+  std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+UnixTime at(const std::string& date, int h = 0, int m = 0, int s = 0) {
+  return *parse_date(date, false) + h * 3600 + m * 60 + s;
+}
+
+std::string host_of(const std::string& link) {
+  std::string h = link.substr(link.find("://") + 3);
+  return h.substr(0, h.find('/'));
+}
+
+// Lays a post out as indexer/schema.h says the writer does.
+void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
+  Xapian::TermGenerator tg;
+  tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+  tg.set_database(db);
+  tg.set_flags(Xapian::TermGenerator::FLAG_SPELLING);
+  Xapian::Document doc;
+  tg.set_document(doc);
+  tg.index_text(p.title, 1, schema::kTitle);
+  tg.index_text(p.title, schema::kTitleWeight);
+  tg.increase_termpos();
+  tg.index_text(p.text);
+  for (const auto& a : p.authors) {
+    tg.index_text(a, 1, schema::kAuthor);
+    doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
+  }
+  for (const auto& c : p.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
+  const std::string link = p.link.empty() ? "https://pytorch.org/blog/" + p.id + "/" : p.link;
+  doc.add_boolean_term(schema::exact_term(schema::kFeed, p.feed));
+  doc.add_boolean_term(schema::exact_term(schema::kHost, host_of(link)));
+  const std::string day = rfc3339(p.published);
+  doc.add_boolean_term(schema::kDay + day.substr(0, 4) + day.substr(5, 2) + day.substr(8, 2));
+  doc.add_boolean_term(schema::kMonth + day.substr(0, 4) + day.substr(5, 2));
+  doc.add_boolean_term(schema::kYear + day.substr(0, 4));
+  doc.add_boolean_term(schema::kInFeed + std::string("yes"));
+  doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(p.published)));
+  nlohmann::json data = {
+      {"id", p.id},
+      {"link", link},
+      {"title", p.title},
+      {"authors", p.authors},
+      {"categories", p.categories},
+      {"feed", {{"id", p.feed}, {"title", p.feed + " blog"}, {"url", "https://example.org/feed"}}},
+      {"feeds", {p.feed}},
+      {"published", day},
+      {"updated", nullptr},
+      {"first_seen", day},
+      {"last_seen", day},
+      {"versions", 1},
+      {"in_feed", true},
+      {"summary", p.text.substr(0, 40)},
+      {"text", p.text},
+      {"content_hash", "0123456789abcdef"},
+      {"snapshot", p.feed + "/2026-10-03T000000Z.xml"},
+      {"history", nlohmann::json::array()},
+  };
+  doc.set_data(data.dump());
+  const std::string q = schema::id_term(p.id);
+  doc.add_boolean_term(q);
+  db.replace_document(q, doc);
+}
+
+std::vector<TestPost> test_posts() {
+  return {
+      {"compile", "Compiling models with torch.compile",
+       "The compiler traces Python code and generates fused kernels. Compilation is fast.",
+       {"Alice Example"}, {"PyTorch", "Compiler"}, "pytorch", "", at("2026-09-02", 12)},
+      {"conference", "PyTorch Conference 2026 recap",
+       "Talks about distributed training, kernels and the community.",
+       {"Bob Writer", "Alice Example"}, {"PyTorch Conference", "Community"}, "pytorch", "",
+       at("2026-09-30", 23, 59, 59)},
+      {"october", "October release notes",
+       "New release with better kernels for training. Cats or dogs were not harmed.",
+       {"Carol Dev"}, {"Release"}, "pytorch", "", at("2026-10-01")},
+      {"kernels-body", "Performance notes",
+       "This long post mentions compiling only in the body, and writes about Triton kernels.",
+       {"Dan Perf"}, {"Performance"}, "pytorch", "", at("2025-03-15", 8)},
+      {"go", "Go generics in practice", "Type parameters make the Go compiler smarter about kernels.",
+       {"Erin Gopher"}, {"Language"}, "go", "https://go.dev/blog/generics", at("2025-12-31", 23, 59, 59)},
+      {"unicode",
+       "Ünïcödé naïve café",
+       "Grüße aus Köln: <b>bold</b> & ampersands &amp; entities stay literal. Straße über alles; "
+       "日本語のテキスト and emoji 🙂 in the middle of the kernels text.",
+       {"Zoë Ünicode"}, {"Ünicode Tests"}, "misc", "https://www.example.org/unicode", at("2026-01-15")},
+      {"near", "Adjacent words", "distributed data parallel training at scale with pipelines",
+       {"Fay Near"}, {"Training"}, "pytorch", "", at("2026-08-01")},
+      // The words of steer-a's title are all in steer-b, more often, and in
+      // a shorter text: only their order in the title tells them apart.
+      {"steer-a", "Steering committee election results",
+       "The count is complete and the new members start next month after a long and careful process.",
+       {"Gil Nix"}, {"Governance"}, "nix", "https://nixos.org/a", at("2024-05-01")},
+      {"steer-b", "Results of the steering committee election",
+       "Election results: steering committee election results.", {"Gil Nix"}, {"Governance"}, "nix",
+       "https://nixos.org/b", at("2024-05-02")},
+  };
+}
+
+class SearcherTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/query_test.XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    db_path_ = dir_ + "/db";
+    Xapian::WritableDatabase db(db_path_, Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    db.set_metadata(std::string(schema::kMetaFeedPrefix) + "go", R"({"id":"go","title":"The Go Blog"})");
+    for (const auto& p : test_posts()) add_post(db, p);
+    db.commit();
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  SearchResult run(const std::string& text, SearchRequest request = {}) {
+    request.query.text = text;
+    Searcher searcher(db_path_);
+    return searcher.search(request);
+  }
+
+  std::vector<std::string> ids(const std::string& text, SearchRequest request = {}) {
+    std::vector<std::string> out;
+    for (const auto& hit : run(text, request).hits) out.push_back(hit.post.id);
+    return out;
+  }
+
+  std::set<std::string> id_set(const std::string& text, SearchRequest request = {}) {
+    auto v = ids(text, request);
+    return {v.begin(), v.end()};
+  }
+
+  static std::string dir_;
+  static std::string db_path_;
+};
+std::string SearcherTest::dir_;
+std::string SearcherTest::db_path_;
+
+using Ids = std::set<std::string>;
+
+// ---- dates -------------------------------------------------------------------
+
+TEST(QueryDates, PeriodsStartAndEnd) {
+  EXPECT_EQ(*parse_date("2026", false), at("2026-01-01"));
+  EXPECT_EQ(*parse_date("2026", true), at("2027-01-01") - 1);
+  EXPECT_EQ(*parse_date("2026-09", true), at("2026-10-01") - 1);
+  EXPECT_EQ(*parse_date("2026-12", true), at("2027-01-01") - 1);
+  EXPECT_EQ(*parse_date("2024-02", true), at("2024-02-29") + 86399);
+  EXPECT_EQ(*parse_date("2026-09-02", true), at("2026-09-02") + 86399);
+  EXPECT_EQ(*parse_date("2026-09-02", false), 1788307200);
+}
+
+TEST(QueryDates, RejectsWhatIsNotACalendarDate) {
+  for (const char* bad : {"2026-13", "2026-00", "2026-02-29", "2026-04-31", "2026-9", "26-09-01",
+                          "2026/09/01", "", "yesterday", "2026-09-01T10:00", "1969"})
+    EXPECT_FALSE(parse_date(bad, false)) << bad;
+  EXPECT_TRUE(parse_date("2024-02-29", false));
+}
+
+TEST(QueryDates, RelativeAges) {
+  const UnixTime now = at("2026-03-31", 10);
+  EXPECT_EQ(parse_time_option("--since", "30d", false, now), now - 30 * 86400);
+  EXPECT_EQ(parse_time_option("--since", "1y", false, now), at("2025-03-31", 10));
+  // One month before 31 March is the last day of February.
+  EXPECT_EQ(parse_time_option("--since", "1m", false, now), at("2026-02-28", 10));
+  EXPECT_EQ(parse_time_option("--since", "6m", false, now), at("2025-09-30", 10));
+  EXPECT_EQ(parse_time_option("--until", "2026-02", true, now), at("2026-03-01") - 1);
+  try {
+    parse_time_option("--since", "3 weeks", false, now);
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("--since"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("3 weeks"), std::string::npos);
+  }
+}
+
+// ---- syntax errors -----------------------------------------------------------
+
+TEST(QuerySyntax, DanglingOperatorsArePointedAt) {
+  struct Case {
+    const char* query;
+    std::size_t column;
+  } cases[] = {{"kernels AND", 9}, {"OR kernels", 1}, {"a AND OR b", 3},
+               {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3}};
+  for (const auto& c : cases) {
+    Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+    QueryOptions o;
+    o.text = c.query;
+    try {
+      build_query(db, o);
+      ADD_FAILURE() << c.query << ": no error";
+    } catch (const QueryError& e) {
+      EXPECT_EQ(e.column(), c.column) << c.query << ": " << e.what();
+      EXPECT_EQ(e.query(), c.query);
+      EXPECT_NE(std::string(e.what()).find("column"), std::string::npos);
+    }
+  }
+}
+
+TEST(QuerySyntax, EmptyQueryNeedsAFilter) {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  QueryOptions o;
+  o.text = "   ";
+  EXPECT_THROW(build_query(db, o), QueryError);
+  o.filters.categories = {"x"};
+  EXPECT_NO_THROW(build_query(db, o));
+}
+
+TEST_F(SearcherTest, BadDatesInQueryNameTheValue) {
+  try {
+    run("kernels date:2026-13..2026-14");
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(e.column(), 14u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2026-13"), std::string::npos);
+  }
+  try {
+    run("date:2026-10..2026-09");
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("ends before it starts"), std::string::npos);
+  }
+}
+
+// ---- free text and operators -------------------------------------------------
+
+TEST_F(SearcherTest, StemmingAndDefaultAnd) {
+  // "compiler" (in "go") stems like "compiles" and "compiling".
+  EXPECT_EQ(id_set("compiles"), (Ids{"compile", "kernels-body", "go"}));
+  EXPECT_EQ(id_set("compiling kernels"), (Ids{"compile", "kernels-body", "go"}));
+  EXPECT_EQ(id_set("compiling generics"), Ids{"go"});
+  EXPECT_EQ(id_set("compiling community"), Ids{});
+}
+
+TEST_F(SearcherTest, BooleanOperators) {
+  EXPECT_EQ(id_set("generics OR community"), (Ids{"go", "conference"}));
+  EXPECT_EQ(id_set("kernels NOT training"), (Ids{"compile", "kernels-body", "go", "unicode"}));
+  EXPECT_EQ(id_set("kernels -training -go"), (Ids{"compile", "kernels-body", "unicode"}));
+  EXPECT_EQ(id_set("+kernels generics"), (Ids{"go"}));
+  EXPECT_EQ(id_set("(generics OR community) kernels"), (Ids{"go", "conference"}));
+  EXPECT_EQ(id_set("kernels XOR training"), (Ids{"compile", "kernels-body", "go", "unicode", "near"}));
+  // Only upper-case operators: a lowercase "or" is a word to find.
+  EXPECT_EQ(id_set("cats or dogs"), Ids{"october"});
+  EXPECT_EQ(id_set("NOT kernels"), (Ids{"near", "steer-a", "steer-b"}));
+}
+
+TEST_F(SearcherTest, PhrasesAndProximity) {
+  EXPECT_EQ(id_set("\"distributed data parallel\""), Ids{"near"});
+  EXPECT_EQ(id_set("\"parallel data distributed\""), Ids{});
+  EXPECT_EQ(id_set("distributed NEAR/3 pipelines"), Ids{});
+  EXPECT_EQ(id_set("distributed NEAR/7 pipelines"), Ids{"near"});
+  EXPECT_EQ(id_set("distributed ADJ/3 training"), (Ids{"near", "conference"}));
+  EXPECT_EQ(id_set("training ADJ/3 distributed"), Ids{});
+}
+
+TEST_F(SearcherTest, TrailingWildcard) {
+  EXPECT_EQ(id_set("compil*"), (Ids{"compile", "kernels-body", "go"}));
+  SearchRequest r;
+  r.query.max_wildcard_expansion = 2;
+  try {
+    run("kernels c*", r);
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("'c*' matches more than 2 words"), std::string::npos) << e.what();
+    EXPECT_EQ(e.column(), 9u);
+  }
+  r.query.max_wildcard_expansion = 1000;
+  EXPECT_NO_THROW(run("kernels c*", r));
+}
+
+TEST_F(SearcherTest, TitleMatchesOutrankBodyMatches) {
+  // "compile" has the word in its title, the others only in their text.
+  auto r = ids("compiling");
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0], "compile");
+  EXPECT_EQ(ids("kernels release")[0], "october");
+}
+
+TEST_F(SearcherTest, TitleWordsInTypedOrderRankFirst) {
+  EXPECT_EQ(ids("steering committee election results"),
+            (std::vector<std::string>{"steer-a", "steer-b"}));
+  // With any syntax the query is no longer a pasted title: plain BM25.
+  EXPECT_EQ(ids("+steering committee election results"),
+            (std::vector<std::string>{"steer-b", "steer-a"}));
+}
+
+TEST_F(SearcherTest, StraySignsAreText) {
+  // "->" is punctuation, not "NOT torch".
+  EXPECT_EQ(id_set("models -> torch"), Ids{"compile"});
+  EXPECT_EQ(id_set("models - torch"), Ids{"compile"});
+  EXPECT_EQ(id_set("models -torch"), Ids{});
+}
+
+// ---- field prefixes ----------------------------------------------------------
+
+TEST_F(SearcherTest, FreeTextPrefixes) {
+  EXPECT_EQ(id_set("title:kernels"), Ids{});
+  EXPECT_EQ(id_set("title:compiling"), Ids{"compile"});
+  EXPECT_EQ(id_set("Title:compiling"), Ids{"compile"});
+  EXPECT_EQ(id_set("author:alice"), (Ids{"compile", "conference"}));
+  EXPECT_EQ(id_set("AUTHOR:writer"), Ids{"conference"});
+}
+
+TEST_F(SearcherTest, ExactPrefixesAreCaseInsensitive) {
+  EXPECT_EQ(id_set("category:pytorch"), Ids{"compile"});
+  EXPECT_EQ(id_set("category:PyTorch"), Ids{"compile"});
+  EXPECT_EQ(id_set("category:\"PyTorch Conference\""), Ids{"conference"});
+  EXPECT_EQ(id_set("category:\"pytorch conference\" talks"), Ids{"conference"});
+  EXPECT_EQ(id_set("category:\"ünicode tests\""), Ids{"unicode"});
+  EXPECT_EQ(id_set("feed:GO"), Ids{"go"});
+  // One field ORs, two fields AND.
+  EXPECT_EQ(id_set("category:release category:language"), (Ids{"october", "go"}));
+  EXPECT_EQ(id_set("category:release feed:go"), Ids{});
+}
+
+TEST_F(SearcherTest, SiteMatchesHostAndSubdomains) {
+  EXPECT_EQ(id_set("site:go.dev"), Ids{"go"});
+  EXPECT_EQ(id_set("site:example.org"), Ids{"unicode"});
+  EXPECT_EQ(id_set("site:www.example.org"), Ids{"unicode"});
+  EXPECT_EQ(id_set("site:EXAMPLE.org kernels"), Ids{"unicode"});
+  EXPECT_EQ(id_set("site:ample.org"), Ids{});
+}
+
+TEST_F(SearcherTest, OptionFilters) {
+  SearchRequest r;
+  r.query.filters.categories = {"RELEASE", "language"};
+  EXPECT_EQ(id_set("kernels", r), (Ids{"october", "go"}));
+  r.query.filters.feeds = {"go"};
+  EXPECT_EQ(id_set("kernels", r), Ids{"go"});
+  SearchRequest a;
+  a.query.filters.authors = {"alice example"};
+  EXPECT_EQ(id_set("", a), (Ids{"compile", "conference"}));
+  a.query.filters.authors = {"Alice"};  // exact names only
+  EXPECT_EQ(id_set("", a), Ids{});
+}
+
+// ---- dates -------------------------------------------------------------------
+
+TEST_F(SearcherTest, DateRangesIncludeTheirEdges) {
+  // "conference" is at 2026-09-30T23:59:59, "october" at 2026-10-01T00:00:00.
+  EXPECT_EQ(id_set("kernels date:2026-09-30..2026-09-30"), Ids{"conference"});
+  EXPECT_EQ(id_set("kernels date:2026-10-01..2026-10-01"), Ids{"october"});
+  EXPECT_EQ(id_set("kernels date:2026-09..2026-09"), (Ids{"compile", "conference"}));
+  EXPECT_EQ(id_set("kernels date:2026-09"), (Ids{"compile", "conference"}));
+  EXPECT_EQ(id_set("kernels date:2026-10.."), Ids{"october"});
+  EXPECT_EQ(id_set("kernels date:..2025"), (Ids{"kernels-body", "go"}));
+  EXPECT_EQ(id_set("kernels date:2025"), (Ids{"kernels-body", "go"}));
+  EXPECT_EQ(id_set("date:2026-01-15..2026-08-01"), (Ids{"unicode", "near"}));
+}
+
+TEST_F(SearcherTest, SinceAndUntil) {
+  SearchRequest r;
+  r.query.filters.since = *parse_date("2026-09-30", false);
+  EXPECT_EQ(id_set("kernels", r), (Ids{"conference", "october"}));
+  r.query.filters.until = *parse_date("2026-09-30", true);
+  EXPECT_EQ(id_set("kernels", r), Ids{"conference"});
+  SearchRequest u;
+  u.query.filters.until = *parse_date("2025-12-31", true);
+  EXPECT_EQ(id_set("", u), (Ids{"kernels-body", "go", "steer-a", "steer-b"}));
+}
+
+// ---- sorting and paging ------------------------------------------------------
+
+TEST_F(SearcherTest, SortByDate) {
+  SearchRequest r;
+  r.sort = SortOrder::kDate;
+  EXPECT_EQ(ids("kernels", r),
+            (std::vector<std::string>{"october", "conference", "compile", "unicode", "go", "kernels-body"}));
+  r.reverse = true;
+  EXPECT_EQ(ids("kernels", r),
+            (std::vector<std::string>{"kernels-body", "go", "unicode", "compile", "conference", "october"}));
+  SearchRequest bad;
+  bad.reverse = true;
+  EXPECT_THROW(run("kernels", bad), QueryError);
+}
+
+TEST_F(SearcherTest, RecentBoostsNewerPosts) {
+  // "kernels-body" has "compiling" once in a long text and is older;
+  // relevance puts the title match first, and so does recent since it
+  // is also newer. Among body-only matches of "kernels", recent must move
+  // the newest up compared with plain relevance.
+  SearchRequest rel;
+  auto by_relevance = ids("kernels", rel);
+  SearchRequest rec;
+  rec.sort = SortOrder::kRecent;
+  auto by_recent = ids("kernels", rec);
+  ASSERT_EQ(by_relevance.size(), by_recent.size());
+  auto pos = [](const std::vector<std::string>& v, const std::string& id) {
+    return std::find(v.begin(), v.end(), id) - v.begin();
+  };
+  EXPECT_EQ(by_recent[0], "october");
+  EXPECT_LE(pos(by_recent, "october"), pos(by_relevance, "october"));
+  EXPECT_GE(pos(by_recent, "kernels-body"), pos(by_relevance, "kernels-body"));
+  // A pure filter has no relevance at all: recent is then newest first.
+  SearchRequest f;
+  f.sort = SortOrder::kRecent;
+  f.query.filters.feeds = {"pytorch"};
+  EXPECT_EQ(ids("", f), (std::vector<std::string>{"october", "conference", "compile", "near", "kernels-body"}));
+}
+
+TEST_F(SearcherTest, PagingBounds) {
+  SearchRequest r;
+  r.sort = SortOrder::kDate;
+  r.limit = 4;
+  auto first = run("kernels", r);
+  EXPECT_EQ(first.hits.size(), 4u);
+  EXPECT_EQ(first.hits[0].rank, 1u);
+  r.offset = 4;
+  auto second = run("kernels", r);
+  ASSERT_EQ(second.hits.size(), 2u);
+  EXPECT_EQ(second.hits[0].rank, 5u);
+  EXPECT_EQ(second.hits[1].post.id, "kernels-body");
+  r.offset = 6;
+  EXPECT_TRUE(run("kernels", r).hits.empty());
+  r.offset = 0;
+  r.limit = kMaxLimit + 1;
+  EXPECT_THROW(run("kernels", r), QueryError);
+  r.limit = kMaxLimit;
+  EXPECT_EQ(run("kernels", r).hits.size(), 6u);
+}
+
+TEST_F(SearcherTest, CountsAndEstimates) {
+  SearchRequest r;
+  r.limit = 0;
+  r.exact_count = true;
+  auto res = run("kernels", r);
+  EXPECT_EQ(res.total.estimated, 6u);
+  EXPECT_TRUE(res.total.exact());
+  EXPECT_TRUE(res.hits.empty());
+}
+
+// ---- facets and spelling -----------------------------------------------------
+
+TEST_F(SearcherTest, FacetsCountTheWholeMatchSet) {
+  SearchRequest r;
+  r.limit = 1;
+  r.facets = {"category", "author", "feed", "month"};
+  auto res = run("kernels", r);
+  ASSERT_EQ(res.hits.size(), 1u);
+  ASSERT_EQ(res.facets.size(), 4u);
+  auto find = [](const Facet& f, const std::string& value) -> const FacetValue* {
+    for (const auto& v : f.values)
+      if (v.value == value) return &v;
+    return nullptr;
+  };
+  EXPECT_EQ(res.facets[0].name, "category");
+  ASSERT_TRUE(find(res.facets[0], "pytorch conference"));
+  EXPECT_EQ(find(res.facets[0], "pytorch conference")->label, "PyTorch Conference");
+  EXPECT_EQ(find(res.facets[0], "ünicode tests")->label, "Ünicode Tests");
+  EXPECT_EQ(res.facets[0].values.size(), 8u);
+  ASSERT_TRUE(find(res.facets[1], "alice example"));
+  EXPECT_EQ(find(res.facets[1], "alice example")->count, 2u);
+  EXPECT_EQ(res.facets[1].values[0].label, "Alice Example");  // biggest first
+  EXPECT_EQ(find(res.facets[2], "pytorch")->count, 4u);
+  EXPECT_EQ(find(res.facets[2], "go")->label, "The Go Blog");
+  EXPECT_EQ(res.facets[3].values[0].value, "2026-10");  // newest month first
+  EXPECT_EQ(find(res.facets[3], "2026-09")->count, 2u);
+  EXPECT_FALSE(find(res.facets[3], "2026-08"));  // "near" does not mention kernels
+  r.facets = {"colour"};
+  EXPECT_THROW(run("kernels", r), QueryError);
+}
+
+TEST_F(SearcherTest, SpellingSuggestion) {
+  auto res = run("distribted trainng");
+  EXPECT_EQ(res.suggestion, "distributed training");
+  EXPECT_TRUE(run("distributed training").suggestion.empty());
+}
+
+// ---- snippets and formatters ---------------------------------------------------
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+TEST_F(SearcherTest, SnippetsMarkMatchesAndEscapeNothing) {
+  auto res = run("ampersands");
+  ASSERT_EQ(res.hits.size(), 1u);
+  const auto& parts = res.hits[0].snippet;
+  std::string joined;
+  int matches = 0;
+  for (const auto& p : parts) {
+    joined += p.text;
+    if (p.match) {
+      ++matches;
+      EXPECT_EQ(p.text, "ampersands");
+    }
+  }
+  EXPECT_EQ(matches, 1);
+  // The stored text is plain: its markup-like characters come back as typed.
+  EXPECT_NE(joined.find("<b>bold</b> & ampersands &amp; entities"), std::string::npos) << joined;
+  EXPECT_TRUE(valid_utf8(joined));
+}
+
+TEST_F(SearcherTest, SnippetsNeverBreakUtf8) {
+  SearchRequest r;
+  for (unsigned len : {5u, 17u, 23u, 40u, 61u, 90u}) {
+    r.snippet_length = len;
+    for (const char* q : {"kernels", "köln", "straße", "emoji"}) {
+      for (const auto& hit : run(q, r).hits) {
+        std::string all;
+        for (const auto& p : hit.snippet) {
+          EXPECT_TRUE(valid_utf8(p.text)) << q << " " << len;
+          all += p.text;
+        }
+        EXPECT_TRUE(valid_utf8(clean_line(all)));
+      }
+    }
+  }
+}
+
+TEST_F(SearcherTest, TextOutputHighlightsOnlyWhenAsked) {
+  auto res = run("ampersands");
+  std::ostringstream plain, bold;
+  write_text(plain, res, TextStyle{false});
+  write_text(bold, res, TextStyle{true});
+  EXPECT_EQ(plain.str().find('\x1b'), std::string::npos);
+  EXPECT_NE(bold.str().find("\x1b[1mampersands\x1b[0m"), std::string::npos) << bold.str();
+  EXPECT_NE(plain.str().find("1 result ("), std::string::npos) << plain.str();
+  EXPECT_NE(plain.str().find("2026-01-15 · Zoë Ünicode · Ünicode Tests · misc blog"), std::string::npos)
+      << plain.str();
+  EXPECT_NE(plain.str().find("https://www.example.org/unicode"), std::string::npos);
+  EXPECT_NE(plain.str().find("<b>bold</b> & ampersands &amp;"), std::string::npos);
+}
+
+TEST(TextFormat, CleanLineDropsControlsAndKeepsUtf8) {
+  EXPECT_EQ(clean_line("a\x1b[31mred\x1b[0m\tb\nc"), "a [31mred [0m b c");
+  EXPECT_EQ(clean_line("  café  \r\n"), "café");
+  std::string invalid = "ok \xff\xfe end";
+  EXPECT_TRUE(valid_utf8(clean_line(invalid)));
+  EXPECT_EQ(clean_block("line1\nline2\x07"), "line1\nline2");
+}
+
+TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
+  SearchRequest r;
+  r.facets = {"category", "month"};
+  r.limit = 2;
+  auto j = result_to_json(run("kernels", r), JsonOptions{});
+  // Round-trip through the serialiser as a consumer would see it.
+  j = nlohmann::json::parse(dump_json(j, false));
+  for (const char* key : {"query", "parsed_query", "sort", "reverse", "total", "offset", "limit",
+                          "results", "facets", "suggestion", "elapsed_ms"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["query"], "kernels");
+  EXPECT_TRUE(j["parsed_query"].get<std::string>().find("kernel") != std::string::npos);
+  EXPECT_EQ(j["sort"], "relevance");
+  EXPECT_EQ(j["total"]["estimated"], 6);
+  EXPECT_EQ(j["total"]["exact"], true);
+  EXPECT_TRUE(j["total"]["lower_bound"].is_number_unsigned());
+  EXPECT_TRUE(j["total"]["upper_bound"].is_number_unsigned());
+  EXPECT_EQ(j["limit"], 2);
+  EXPECT_TRUE(j["suggestion"].is_null());
+  EXPECT_TRUE(j["elapsed_ms"].is_number());
+  ASSERT_EQ(j["results"].size(), 2u);
+  const auto& first = j["results"][0];
+  for (const char* key : {"rank", "percent", "weight", "docid", "id", "link", "title", "authors",
+                          "categories", "feed", "feeds", "published", "updated", "first_seen",
+                          "last_seen", "versions", "in_feed", "summary", "content_hash", "snapshot",
+                          "history", "snippet", "snippet_parts"})
+    EXPECT_TRUE(first.contains(key)) << key;
+  EXPECT_FALSE(first.contains("text"));
+  EXPECT_EQ(first["rank"], 1);
+  EXPECT_TRUE(first["updated"].is_null());
+  EXPECT_TRUE(first["feed"]["id"].is_string());
+  EXPECT_TRUE(first["snippet_parts"][0]["match"].is_boolean());
+  EXPECT_TRUE(j["facets"]["category"][0].contains("label"));
+  EXPECT_TRUE(j["facets"]["month"][0]["count"].is_number_unsigned());
+  EXPECT_TRUE(result_to_json(run("kernels", r), JsonOptions{true})["results"][0].contains("text"));
+}
+
+// ---- posts and databases -----------------------------------------------------
+
+TEST_F(SearcherTest, FindPostByIdOrLink) {
+  Searcher s(db_path_);
+  auto by_id = s.find_post("conference");
+  ASSERT_TRUE(by_id);
+  EXPECT_EQ(by_id->title, "PyTorch Conference 2026 recap");
+  EXPECT_EQ(by_id->authors, (std::vector<std::string>{"Bob Writer", "Alice Example"}));
+  auto by_link = s.find_post("https://go.dev/blog/generics");
+  ASSERT_TRUE(by_link);
+  EXPECT_EQ(by_link->id, "go");
+  EXPECT_FALSE(s.find_post("https://go.dev/blog/nothing"));
+  EXPECT_FALSE(s.find_post("nothing"));
+  std::ostringstream out;
+  write_post_text(out, *by_id);
+  EXPECT_NE(out.str().find("in feed:      yes"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Talks about distributed training"), std::string::npos);
+}
+
+TEST(SearcherDatabase, MissingDatabaseNamesPathAndFix) {
+  try {
+    Searcher s("/nonexistent/blogsearch-db");
+    FAIL() << "opened";
+  } catch (const DatabaseUnavailable& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("/nonexistent/blogsearch-db"), std::string::npos);
+    EXPECT_NE(m.find("blogsearch-index add --db /nonexistent/blogsearch-db"), std::string::npos);
+  }
+  char tmpl[] = "/tmp/query_test_empty.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  EXPECT_THROW(Searcher s(dir), DatabaseUnavailable);  // a directory, but no database
+  fs::remove_all(dir);
+}
+
+TEST(SearcherDatabase, OtherSchemaVersionIsRefused) {
+  char tmpl[] = "/tmp/query_test_ver.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  {
+    Xapian::WritableDatabase db(dir + "/db", Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, "999");
+    db.commit();
+  }
+  try {
+    Searcher s(dir + "/db");
+    FAIL() << "opened";
+  } catch (const DatabaseUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 999"), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(SearcherDatabase, SearchesSurviveCommitsWhileOpen) {
+  char tmpl[] = "/tmp/query_test_mod.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  const std::string path = dir + "/db";
+  Xapian::WritableDatabase db(path, Xapian::DB_CREATE_OR_OPEN);
+  auto write_all = [&db](int round) {
+    for (int i = 0; i < 400; ++i) {
+      TestPost p{"p" + std::to_string(i), "kernels " + std::to_string(round),
+                 "kernels round" + std::to_string(round) + " word" + std::to_string(i * 7 + round) +
+                     " " + std::string(100, 'x'),
+                 {"A"}, {"C"}, "f", "", at("2026-01-01") + i};
+      add_post(db, p);
+    }
+    db.commit();
+  };
+  write_all(0);
+  Searcher searcher(path);
+  SearchRequest r;
+  r.query.text = "kernels";
+  r.limit = 5;
+  EXPECT_EQ(searcher.search(r).total.estimated, 400u);
+  // Rewrite every post several times so that the blocks of the revision the
+  // searcher has open are reused: reading them then throws
+  // Xapian::DatabaseModifiedError, which the searcher must absorb by
+  // reopening. The last round's words prove it reads the new revision.
+  for (int round = 1; round <= 4; ++round) write_all(round);
+  r.query.text = "round4";
+  r.facets = {"month"};
+  SearchResult res;
+  ASSERT_NO_THROW(res = searcher.search(r));
+  EXPECT_EQ(res.total.estimated, 400u);
+  fs::remove_all(dir);
+}
+
+// The contract with the real writer: data/ indexed by Writer::ingest is
+// found through every field the searcher relies on.
+TEST(SearcherOnWriter, SampleDataIsFoundByEveryField) {
+  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
+  char tmpl[] = "/tmp/query_test_writer.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  const std::string path = dir + "/db";
+  {
+    std::vector<std::string> errors;
+    auto snapshots = collect_snapshots({data}, "", errors);
+    ASSERT_TRUE(errors.empty()) << errors[0];
+    Writer writer(path);
+    writer.ingest(snapshots);
+  }
+  Searcher s(path);
+  auto search = [&s](const std::string& text, SearchRequest r = {}) {
+    r.query.text = text;
+    return s.search(r);
+  };
+  const std::string title = "Autotuning Custom Kernels with Helion";
+  auto res = search(title);
+  ASSERT_FALSE(res.hits.empty());
+  const PostRecord& post = res.hits[0].post;
+  EXPECT_EQ(post.title, title);
+  ASSERT_FALSE(post.categories.empty());
+  ASSERT_FALSE(post.authors.empty());
+  EXPECT_EQ(post.feed_id, "pytorch");
+
+  auto finds_it = [&](const std::string& text, SearchRequest r = {}) {
+    r.limit = kMaxLimit;
+    for (const auto& hit : search(text, r).hits)
+      if (hit.post.id == post.id) return true;
+    return false;
+  };
+  EXPECT_TRUE(finds_it("category:\"" + schema::lowercase_utf8(post.categories.back()) + "\""));
+  EXPECT_TRUE(finds_it("helion feed:PYTORCH site:pytorch.org"));
+  EXPECT_TRUE(finds_it("helion date:" + post.published.substr(0, 10)));
+  EXPECT_FALSE(finds_it("helion date:..2020"));
+  SearchRequest by_author;
+  by_author.query.filters.authors = {schema::lowercase_utf8(post.authors[0])};
+  EXPECT_TRUE(finds_it("", by_author));
+  EXPECT_TRUE(finds_it("author:" + post.authors[0].substr(0, post.authors[0].find(' '))));
+  EXPECT_TRUE(finds_it("title:helion"));
+
+  SearchRequest facets;
+  facets.facets = {"feed", "category"};
+  auto f = search("helion", facets);
+  ASSERT_EQ(f.facets.size(), 2u);
+  ASSERT_FALSE(f.facets[0].values.empty());
+  EXPECT_EQ(f.facets[0].values[0].value, "pytorch");
+  EXPECT_NE(f.facets[0].values[0].label, "pytorch");  // the feed's title, from metadata
+
+  auto by_link = s.find_post(post.link);
+  ASSERT_TRUE(by_link);
+  EXPECT_EQ(by_link->id, post.id);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace blogsearch

@@ -1,0 +1,45 @@
+// format.h: rendering the result model (result.h) for the command line.
+//
+// One function per output. Each is the only place that escapes for its
+// output: text output drops control characters (so a hostile feed cannot
+// drive the terminal) and marks matches with ANSI bold only when asked;
+// JSON output is nlohmann-json with invalid UTF-8 replaced by U+FFFD.
+// The JSON shape is documented in query/README-section.md and stable: fields
+// are only ever added. None of these functions throws (except bad_alloc).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+
+#include "query/result.h"
+
+namespace blogsearch {
+
+struct TextStyle {
+  bool bold = false;  // ANSI bold for matches and titles (a TTY without NO_COLOR)
+};
+
+// "About 12 results (3 ms)", the results, the facets, "Did you mean".
+void write_text(std::ostream& out, const SearchResult& result, const TextStyle& style);
+// One post id per line.
+void write_ids(std::ostream& out, const SearchResult& result);
+// One post in full, plain text.
+void write_post_text(std::ostream& out, const PostRecord& post);
+
+struct JsonOptions {
+  bool with_text = false;  // include each result's full plain text
+};
+nlohmann::json result_to_json(const SearchResult& result, const JsonOptions& options);
+nlohmann::json post_to_json(const PostRecord& post, bool with_text);
+// Serialises compactly with invalid UTF-8 replaced, never throwing.
+std::string dump_json(const nlohmann::json& value, bool pretty);
+
+// Text safe for one terminal line: valid UTF-8, control characters and
+// line breaks turned into single spaces.
+std::string clean_line(const std::string& text);
+// The same but keeping newlines (for post bodies).
+std::string clean_block(const std::string& text);
+
+}  // namespace blogsearch

@@ -1,0 +1,91 @@
+// query_builder.h: turning what the user typed into a Xapian::Query.
+//
+// The query language is Xapian's QueryParser set up from schema.h: English
+// stemming, AND by default, OR/NOT/XOR/NEAR/ADJ (upper case only, so a
+// lowercase "or" stays a word), +term, -term, parentheses, "phrases", trailing
+// wildcards, the prefixes of schema::kFieldPrefixes (free text title: and
+// author:, exact and case-insensitive category:, feed:, site:) and dates
+// (date:2026-09-01..2026-10-01, date:2026-09.., date:..2026, date:2026-09).
+// Option filters (--category, --author, --feed, --since, --until) are added
+// as boolean filters: values of one field are ORed, fields are ANDed.
+//
+// Every function here reports bad input by throwing QueryError, whose
+// message says what is wrong and, for the query text, at which column.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace blogsearch {
+
+class QueryError : public std::runtime_error {
+ public:
+  // `column` is 1-based in `query`, 0 when the error has no position (it is
+  // then about an option, named in `detail`). `length` is how many bytes of
+  // the query the error covers.
+  QueryError(const std::string& detail, const std::string& query = "",
+             std::size_t column = 0, std::size_t length = 1);
+  const std::string& detail() const { return detail_; }
+  const std::string& query() const { return query_; }
+  std::size_t column() const { return column_; }
+  std::size_t length() const { return length_; }
+
+ private:
+  std::string detail_;
+  std::string query_;
+  std::size_t column_;
+  std::size_t length_;
+};
+
+// Unix seconds, UTC.
+using UnixTime = std::int64_t;
+
+struct Filters {
+  std::vector<std::string> categories;  // exact labels, any case
+  std::vector<std::string> authors;     // exact full names, any case
+  std::vector<std::string> feeds;       // feed ids
+  std::optional<UnixTime> since;        // published at or after
+  std::optional<UnixTime> until;        // published at or before
+};
+
+struct QueryOptions {
+  std::string text;  // may be empty when filters are given
+  Filters filters;
+  // A wildcard matching more terms than this is an error, not a slow query.
+  Xapian::termcount max_wildcard_expansion = 1000;
+  bool spelling = true;  // compute a "did you mean" suggestion
+};
+
+struct BuiltQuery {
+  Xapian::Query query;
+  std::string suggestion;  // corrected query text; "" when none
+};
+
+// Parses and combines. Throws QueryError for syntax errors, bad dates and an
+// empty query without filters. Wildcard limits are only checked when the
+// query runs (Xapian::WildcardError; see searcher.h).
+BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options);
+
+// A date as the start or the inclusive end of the period it names:
+// "2026" (year), "2026-09" (month), "2026-09-02" (day), all UTC. With
+// `end_of_period` the last second of the period is returned. Returns
+// nullopt when `text` is not such a date (or not a real calendar date).
+std::optional<UnixTime> parse_date(const std::string& text, bool end_of_period);
+
+// An option value for --since / --until: a date as for parse_date, or a
+// relative age "30d", "6m", "1y" counted back from `now`. Throws QueryError
+// naming `option` when the value is neither.
+UnixTime parse_time_option(const std::string& option, const std::string& value,
+                           bool end_of_period, UnixTime now);
+
+// Where a syntax error reported by Xapian's QueryParser most likely is: the
+// first dangling operator, unbalanced parenthesis or unterminated quote.
+// Returns a QueryError with a column (or column 0 when nothing was found).
+QueryError locate_syntax_error(const std::string& query, const std::string& xapian_message);
+
+}  // namespace blogsearch

@@ -1,0 +1,103 @@
+// result.h: THE one result model of a blogsearch search.
+//
+// The searcher (searcher.h) fills these plain structs; every output (text,
+// JSON, ids here; HTML and Atom in the CGI) renders them. Nothing in here is
+// escaped for any output: strings hold plain UTF-8 text exactly as stored, and
+// a snippet is a list of parts with the matched words marked, so each
+// formatter escapes once, for its own output, and nothing is escaped twice.
+//
+// parse_post_record() never throws (except std::bad_alloc): fields missing
+// from the stored data, or of the wrong type, are left empty.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blogsearch {
+
+// An earlier version of a post, as recorded by the writer.
+struct PostVersion {
+  std::string content_hash;
+  std::string first_seen;
+  std::string last_seen;
+  std::string snapshot;
+};
+
+// Every field of a post's stored document data (see schema.h). Times are
+// RFC 3339 UTC strings as stored; "" when the feed did not give one.
+struct PostRecord {
+  Xapian::docid docid = 0;
+  std::string id;
+  std::string link;
+  std::string title;
+  std::vector<std::string> authors;
+  std::vector<std::string> categories;
+  std::string feed_id, feed_title, feed_url;  // the feed that last carried it
+  std::vector<std::string> feeds;              // every feed that carried it
+  std::string published;
+  std::string updated;
+  std::string first_seen;
+  std::string last_seen;
+  long versions = 0;
+  bool in_feed = false;
+  std::string summary;
+  std::string text;  // plain text of the content
+  std::string content_hash;
+  std::string snapshot;
+  std::vector<PostVersion> history;  // oldest first
+};
+
+// Builds a record from the JSON document data. Never throws (but bad_alloc).
+PostRecord parse_post_record(const std::string& data, Xapian::docid docid);
+
+// A piece of a snippet; `match` marks words that matched the query.
+struct SnippetPart {
+  std::string text;
+  bool match = false;
+};
+
+struct Hit {
+  unsigned rank = 0;  // 1-based over the whole result list (offset included)
+  int percent = 0;    // Xapian's relevance percentage, 0 for pure filters
+  double weight = 0;  // BM25 weight (plus the recency boost for "recent")
+  PostRecord post;
+  std::vector<SnippetPart> snippet;  // empty when snippets were not asked for
+};
+
+// How many documents match. Exact when lower == upper.
+struct MatchCount {
+  Xapian::doccount estimated = 0;
+  Xapian::doccount lower = 0;
+  Xapian::doccount upper = 0;
+  bool exact() const { return lower == upper; }
+};
+
+struct FacetValue {
+  std::string value;  // the filter value (lowercased label, feed id, YYYY-MM)
+  std::string label;  // how to show it (label as written, feed title, ...)
+  Xapian::doccount count = 0;
+};
+
+struct Facet {
+  std::string name;  // "category", "author", "feed" or "month"
+  std::vector<FacetValue> values;
+};
+
+struct SearchResult {
+  std::string query;         // the query text as given
+  std::string parsed_query;  // Xapian's description of the parsed query
+  std::string sort;          // "relevance", "date" or "recent"
+  bool reverse = false;
+  MatchCount total;
+  unsigned offset = 0;
+  unsigned limit = 0;
+  std::vector<Hit> hits;
+  std::vector<Facet> facets;  // in the order asked for
+  std::string suggestion;     // "did you mean" query; "" when none
+  double elapsed_ms = 0;
+};
+
+}  // namespace blogsearch

@@ -1,0 +1,90 @@
+// searcher.h: running searches and look-ups over a blogsearch database.
+//
+// A Searcher opens the database read-only and answers SearchRequests with
+// the one result model of result.h. It is the library behind the CLI and the
+// CGI: it prints nothing, reads no environment and never exits.
+//
+// Failures:
+//   DatabaseUnavailable  the database is missing, unreadable or of another
+//                        schema version (the message names the path and the
+//                        command that creates it);
+//   QueryError           (query_builder.h) bad query syntax, bad dates, or a
+//                        wildcard that expands to too many terms.
+// A database modified while a search runs (Xapian::DatabaseModifiedError,
+// a reindex committing) is reopened and the search retried. Other Xapian
+// errors are rethrown as std::runtime_error with the path in the message.
+#pragma once
+
+#include <xapian.h>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "query/query_builder.h"
+#include "query/result.h"
+
+namespace blogsearch {
+
+class DatabaseUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class SortOrder {
+  kRelevance,  // BM25, ties newest first
+  kDate,       // newest first (oldest first with `reverse`)
+  kRecent,     // BM25 plus a boost that decays with the post's age
+};
+
+// Parses "relevance", "date", "recent"; nullopt for anything else.
+std::optional<SortOrder> parse_sort_order(const std::string& name);
+const char* sort_order_name(SortOrder order);
+
+struct SearchRequest {
+  QueryOptions query;
+  SortOrder sort = SortOrder::kRelevance;
+  bool reverse = false;  // only with SortOrder::kDate
+  unsigned offset = 0;
+  unsigned limit = 10;   // at most kMaxLimit
+  // Facets to count over the whole match set: "category", "author",
+  // "feed", "month". Each keeps its `facet_limit` biggest values (months:
+  // the newest).
+  std::vector<std::string> facets;
+  unsigned facet_limit = 10;
+  bool exact_count = false;  // count every match (slower) instead of estimating
+  bool snippets = true;
+  unsigned snippet_length = 240;  // bytes of text around the matches
+};
+
+inline constexpr unsigned kMaxLimit = 1000;
+inline const char* const kFacetNames[] = {"category", "author", "feed", "month"};
+
+class Searcher {
+ public:
+  // Opens the database at `path`. Throws DatabaseUnavailable.
+  explicit Searcher(const std::string& path);
+  ~Searcher();
+  Searcher(const Searcher&) = delete;
+  Searcher& operator=(const Searcher&) = delete;
+
+  // Throws QueryError for bad requests (syntax, dates, wildcard, limit,
+  // facet names, --reverse without date order).
+  SearchResult search(const SearchRequest& request);
+
+  // One post by its id, else by its link. nullopt when there is none.
+  std::optional<PostRecord> find_post(const std::string& id_or_url);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  SearchResult search_once(const SearchRequest& request);
+  std::optional<PostRecord> find_post_once(const std::string& id_or_url);
+
+  std::string path_;
+  Xapian::Database db_;
+};
+
+}  // namespace blogsearch

@@ -1,0 +1,324 @@
+#!/usr/bin/python3
+"""Golden checks over a database built from data/ (run by golden.sh).
+
+Usage: golden_check.py DB [DUMP_FILE]
+
+Checks the layout of indexer/schema.h against what the sample snapshots in
+data/ must produce: terms present, script/style text absent, and the fields
+of the document data JSON. Prints one line per failed check and exits 1 if
+any failed. With DUMP_FILE, also writes a canonical dump of every document
+(data + terms + values) there, so golden.sh can compare two runs.
+"""
+
+import json
+import sys
+
+import xapian
+
+PT = "https://pytorch.org/?p="
+TN = "tag:tensor-notes.example.org,2026:post-"
+KD = "https://kernel-digest.example.net/"
+
+failures = []
+passed = 0
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+    else:
+        failures.append(what)
+
+
+def open_doc(db, post_id):
+    """The document whose Q term is post_id, or None."""
+    for item in db.postlist("Q" + post_id):
+        return db.get_document(item.docid)
+    return None
+
+
+def terms_of(doc):
+    return {t.term.decode("utf-8", "replace") for t in doc.termlist()}
+
+
+def phrase_matches(db, words, docid):
+    """Whether the unprefixed phrase `words` matches document `docid`."""
+    query = xapian.Query(xapian.Query.OP_PHRASE, [w.lower() for w in words])
+    enquire = xapian.Enquire(db)
+    enquire.set_query(query)
+    return any(m.docid == docid for m in enquire.get_mset(0, db.get_doccount()))
+
+
+def main():
+    db = xapian.Database(sys.argv[1])
+    dump_path = sys.argv[2] if len(sys.argv) > 2 else None
+
+    check(db.get_metadata("schema_version") == b"1",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'1'")
+    for feed in ("pytorch", "tensor-notes", "kernel-digest"):
+        meta = db.get_metadata("feed:" + feed)
+        check(meta != b"", f"metadata feed:{feed} missing")
+
+    # 8 PyTorch posts over three snapshots, 4 Atom entries, 2 RDF items.
+    check(db.get_doccount() == 14, f"{db.get_doccount()} documents, want 14")
+    for feed, count in (("pytorch", 8), ("tensor-notes", 4), ("kernel-digest", 2)):
+        n = db.get_termfreq("XFEED" + feed)
+        check(n == count, f"XFEED{feed} on {n} documents, want {count}")
+
+    expect_post(db, PT + "9000001", {
+        "title": "Regional Compilation: Cutting torch.compile Cold-Start Time",
+        "link": "https://pytorch.org/blog/regional-compilation-cutting-torch-compile-cold-start-time/",
+        "authors": ["Ana Sánchez"],
+        "categories": ["Blog", "torch.compile", "Performance"],
+        "published": "2026-08-18T16:05:12Z",
+        "versions": 1,
+        "in_feed": False,
+        "first_seen": "2026-09-02T06:15:44Z",
+        "last_seen": "2026-09-02T06:15:44Z",
+    }, terms=[
+        "Sregional", "Scompilation", "Storch", "Scompile", "regional",
+        "Aana", "Asánchez", "XAUTHORana sánchez",
+        "Kblog", "Ktorch.compile", "Kperformance",
+        "XFEEDpytorch", "Hpytorch.org", "D20260818", "M202608", "Y2026",
+        "XINFEEDno", "compile", "inductor",
+    ], phrases=[
+        ["torch", "compile"], ["max", "autotune", "no", "cudagraphs"],
+        # table cells stay separate words, in order
+        ["Llama", "style", "8B", "142", "21", "1.41x"],
+        # image alt text and figure caption
+        ["Bar", "chart", "comparing", "full", "model"],
+    ], text_has=[
+        "layer.compile(mode=\"max-autotune-no-cudagraphs\")",
+        "torch.compile(model)",
+        "Llama-style 8B 142 21 1.41x",
+        "Bar chart comparing full-model and regional compile latency Cold-start latency",
+        "a real cost for inference servers",
+    ], text_lacks=["xyzzy", "ptAnalytics", "padding", "#ee4c2c", "font-weight"],
+        summary_has=["Regional compilation compiles that block once", "[\u2026]"])
+
+    expect_post(db, PT + "9000002", {
+        "title": "Autotuning Custom Kernels with Helion",
+        "authors": ["Jürgen Weiß", "Priya Raman"],
+        "categories": ["Blog", "Helion", "Kernels", "Performance"],
+        "published": "2026-08-21T17:30:00Z",
+        "versions": 1,
+        "in_feed": False,
+        "first_seen": "2026-09-02T06:15:44Z",
+        "last_seen": "2026-09-17T07:12:10Z",
+    }, terms=["Shelion", "XAUTHORjürgen weiß", "XAUTHORpriya raman", "Ajürgen",
+              "Khelion", "Kkernels", "XINFEEDno", "register_tunable"],
+        phrases=[["hl", "register_tunable"], ["helion", "EnumFragment"]],
+        text_has=["chunks = hl.register_tunable(\"chunks\", helion.EnumFragment(choices=(1, 2, 4, 8)))",
+                  "def softmax_rows(x: torch.Tensor) -> torch.Tensor:",
+                  "When m < 4096 the autotuner",
+                  "0.98x \u2013 1.06x"])
+
+    expect_post(db, PT + "9000003", {
+        "title": "PyTorch Community Meetups This Autumn",
+        "authors": ["PyTorch Foundation"],
+        "versions": 1,
+        "in_feed": True,
+        "last_seen": "2026-10-03T06:49:01Z",
+    }, terms=["XAUTHORpytorch foundation", "Kcommunity", "Kevents", "münchen", "XINFEEDyes"],
+        text_has=["São Paulo \u2014 17 September", "Zürich"],
+        text_lacks=["Enable JavaScript", "Highlights from last year"])
+
+    # The edited post: new title and section, two versions, still in the feed.
+    expect_post(db, PT + "9000004", {
+        "title": "Distributed Checkpointing in Practice: Asynchronous Saves",
+        "authors": ["Mei Chen"],
+        "categories": ["Blog", "Distributed", "torch.distributed"],
+        "published": "2026-08-27T18:45:30Z",
+        "versions": 2,
+        "in_feed": True,
+        "first_seen": "2026-09-02T06:15:44Z",
+        "last_seen": "2026-10-03T06:49:01Z",
+    }, terms=["Sasynchronous", "Ssaves", "async_save", "Ktorch.distributed", "XINFEEDyes",
+              "D20260827"],
+        phrases=[["dcp", "async_save"]],
+        text_has=["Asynchronous saves", "future = dcp.async_save(state_dict"])
+    doc = open_doc(db, PT + "9000004")
+    if doc is not None:
+        data = json.loads(doc.get_data())
+        history = data.get("history") or []
+        check(len(history) == 1, f"9000004: history has {len(history)} entries, want 1")
+        if history:
+            check(history[0].get("first_seen") == "2026-09-02T06:15:44Z"
+                  and history[0].get("last_seen") == "2026-09-02T06:15:44Z",
+                  f"9000004: history[0] is {history[0]}, want first/last seen 2026-09-02T06:15:44Z")
+            check(history[0].get("content_hash") != data.get("content_hash"),
+                  "9000004: old and new content hashes are equal")
+
+    expect_post(db, PT + "9000005", {
+        "title": "Quantization-Aware Training \u2013 From Notebook to Phone with ExecuTorch",
+        "categories": ["Blog", "ExecuTorch", "Edge", "Quantization"],
+        "versions": 1,
+        "in_feed": True,
+        "first_seen": "2026-09-02T06:15:44Z",
+        "last_seen": "2026-10-03T06:49:01Z",
+    }, terms=["Sexecutorch", "Kexecutorch", "XAUTHORoluwaseun adeyemi", "D20260901", "M202609"],
+        text_has=["4-bit, QAT 95.6% 0.5 MB 1.9 ms",
+                  "Keyword spotting demo app running on an Android phone"])
+
+    expect_post(db, PT + "9000007", {
+        "categories": ["Blog", "Debugging", "CUDA"],
+        "published": "2026-09-15T13:10:00Z",
+        "first_seen": "2026-09-17T07:12:10Z",
+        "in_feed": True,
+    }, terms=["Kcuda", "Kdebugging"],
+        text_has=["Staircase pattern Something is kept alive",
+                  "torch.cuda.memory._record_memory_history(max_entries=200_000)"])
+
+    expect_post(db, PT + "9000008", {
+        "title": "Call for Proposals: PyTorch Community Day Berlin",
+        "categories": ["Announcements", "Community", "Events"],
+        "published": "2026-09-29T09:00:00Z",
+        "versions": 1,
+        "in_feed": True,
+        "first_seen": "2026-10-03T06:49:01Z",
+        "last_seen": "2026-10-03T06:49:01Z",
+    }, terms=["Sberlin", "Kannouncements", "einreichungen", "D20260929"],
+        text_has=["\u201eWir freuen uns auf eure Einreichungen\u201c", "\u20ac49"])
+
+    # Atom: html title as plain text, three authors, relative link resolved
+    # against the feed's xml:base, script in html content dropped.
+    expect_post(db, TN + "41", {
+        "title": "Reading the code Inductor generates",
+        "link": "https://tensor-notes.example.org/2026/09/reading-inductor-output/",
+        "authors": ["Lena Hoffmann", "Kwame Mensah", "Yuki Tanaka"],
+        "published": "2026-09-01T07:00:00Z",
+        "updated": "2026-09-03T10:30:00Z",
+        "versions": 1,
+        "in_feed": True,
+    }, terms=["Sinductor", "XAUTHORlena hoffmann", "XAUTHORkwame mensah", "XAUTHORyuki tanaka",
+              "XFEEDtensor-notes", "Htensor-notes.example.org", "D20260901", "triton_poi_fused_add_mul_relu_0"],
+        text_has=["TORCH_LOGS=\"output_code\"",
+                  "Terminal showing generated Triton kernel source"],
+        text_lacks=["plugh", "document.title"])
+    doc = open_doc(db, TN + "41")
+    if doc is not None:
+        cats = json.loads(doc.get_data()).get("categories")
+        # atom:category: the term (as python3-feedparser does), not the label.
+        check(cats == ["inductor", "debugging"],
+              f"{TN}41: categories {cats!r}, want ['inductor', 'debugging']")
+        check("Kinductor" in terms_of(doc) and "Kdebugging" in terms_of(doc),
+              f"{TN}41: K terms for inductor/debugging missing")
+
+    # Atom xhtml content and an entry-level xml:base.
+    expect_post(db, TN + "40", {
+        "title": "Semi-structured sparsity on consumer GPUs",
+        "link": "https://tensor-notes.example.org/2026/08/semi-structured-sparsity.html",
+        "authors": ["Kwame Mensah"],
+        "categories": ["sparsity", "performance"],
+        "published": "2026-08-20T18:15:00Z",
+    }, terms=["Ssparsity", "to_sparse_semi_structured", "Ksparsity"],
+        text_has=["Two-out-of-four sparsity keeps", "up_proj 0.91 0.68"])
+
+    # Atom text content: markup-like text stays literal.
+    expect_post(db, TN + "39", {
+        "title": "Notes on reproducible data loading",
+        "link": "https://tensor-notes.example.org/2026/08/reproducible-data-loading/",
+        "categories": ["data"],
+        "published": "2026-08-11T11:45:00Z",
+        "updated": "2026-08-12T12:00:00Z",
+    }, terms=["Kdata", "D20260811"],
+        text_has=["(we use 4 < the 8 available cores)", "exactly on every run. Keep num_workers"])
+
+    expect_post(db, TN + "42", {
+        "title": "Profiling dataloader stalls with torch.profiler",
+        "first_seen": "2026-09-26T12:02:44Z",
+        "in_feed": True,
+    }, terms=["Kprofiling", "Kdata"])
+
+    # RSS 1.0: dc:creator, dc:subject, dc:date, content:encoded.
+    expect_post(db, KD + "2026/09/issue-37", {
+        "title": "Issue 37: Warp specialization, FP8 GEMMs and a faster layer norm",
+        "link": KD + "2026/09/issue-37",
+        "authors": ["Ingrid Solberg"],
+        "categories": ["Triton", "FP8"],
+    }, terms=["XAUTHORingrid solberg", "Ktriton", "Kfp8", "XFEEDkernel-digest",
+              "Hkernel-digest.example.net", "D20260914", "M202609", "nächste"],
+        text_has=["Warp specialization Recent Triton releases", "num_stages=1"])
+    doc = open_doc(db, KD + "2026/09/issue-37")
+    if doc is not None:
+        data = json.loads(doc.get_data())
+        when = data.get("published") or data.get("updated")
+        check(when == "2026-09-14T06:00:00Z",
+              f"{KD}2026/09/issue-37: published/updated {when!r}, want 2026-09-14T06:00:00Z")
+    expect_post(db, KD + "2026/08/issue-36", {
+        "categories": ["CUDA graphs", "torch.compile"],
+        "in_feed": True,
+        "versions": 1,
+    }, terms=["Kcuda graphs", "Ktorch.compile", "D20260831"])
+
+    # Nothing from script, style, noscript or iframe anywhere, under any prefix.
+    all_terms = [t.term.decode("utf-8", "replace").lower() for t in db.allterms()]
+    for banned in ("xyzzy", "plugh", "ptanalytics", "ee4c2c", "padding", "javascript"):
+        leaked = [t for t in all_terms if banned in t]
+        check(not leaked, f"terms {leaked} come from script/style/noscript text")
+
+    # The whole-database searches a user would run.
+    for words, want in ((["torch", "compile"], {PT + "9000001", PT + "9000006", PT + "9000008"}),
+                        (["hl", "register_tunable"], {PT + "9000002"})):
+        enquire = xapian.Enquire(db)
+        enquire.set_query(xapian.Query(xapian.Query.OP_PHRASE, words))
+        got = {json.loads(m.document.get_data()).get("id") for m in enquire.get_mset(0, 100)}
+        check(want <= got, f"phrase {' '.join(words)!r} finds {sorted(got)}, want at least {sorted(want)}")
+
+    if dump_path:
+        write_dump(db, dump_path)
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"golden: {passed} checks passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lacks=(),
+                summary_has=()):
+    doc = open_doc(db, post_id)
+    check(doc is not None, f"no document with Q term for {post_id}")
+    if doc is None:
+        return
+    try:
+        data = json.loads(doc.get_data())
+    except ValueError as e:
+        check(False, f"{post_id}: document data is not JSON ({e})")
+        return
+    check(data.get("id") == post_id, f"{post_id}: data id is {data.get('id')!r}")
+    for key, want in fields.items():
+        got = data.get(key)
+        check(got == want, f"{post_id}: {key} is {got!r}, want {want!r}")
+    have = terms_of(doc)
+    for term in terms:
+        check(term in have, f"{post_id}: term {term!r} missing")
+    for words in phrases:
+        check(phrase_matches(db, words, doc.get_docid()),
+              f"{post_id}: phrase {' '.join(words)!r} does not match")
+    text = data.get("text") or ""
+    for s in text_has:
+        check(s in text, f"{post_id}: text lacks {s!r}")
+    for s in text_lacks:
+        check(s not in text, f"{post_id}: text contains {s!r}")
+    summary = data.get("summary") or ""
+    for s in summary_has:
+        check(s in summary, f"{post_id}: summary lacks {s!r}")
+    check("  " not in text and text == text.strip(),
+          f"{post_id}: text whitespace not collapsed")
+
+
+def write_dump(db, path):
+    with open(path, "w", encoding="utf-8") as out:
+        rows = []
+        for item in db.postlist(""):
+            doc = db.get_document(item.docid)
+            terms = sorted((t.term.decode("utf-8", "replace"), t.wdf) for t in doc.termlist())
+            values = sorted((v.num, v.value.hex()) for v in doc.values())
+            rows.append((doc.get_data().decode("utf-8", "replace"), terms, values))
+        for row in sorted(rows):
+            out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""The ingest benchmark: replay every blog-history snapshot into a fresh
+database with `blogsearch-index add`, with the python baseline
+(baseline_ingest.py) and, as the parse floor, with `xmllint --noout`.
+
+    ingest_bench.py --snapshots DIR --work DIR [--index BIN] [--runs N]
+                    [--markdown FILE]
+
+Whole-process wall time and peak RSS come from GNU time (/usr/bin/time, the
+Debian `time` package). Each tool runs --runs times, interleaved, each time
+into a fresh database; the median time and the largest peak RSS are reported.
+Without a working BIN (no `add` command yet) the blogsearch row is skipped
+with a message. Exits 2 with a message when DIR or GNU time is missing.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GNU_TIME = "/usr/bin/time"
+EXPECTED_DOCUMENTS = 1619
+GOAL_PYTHON_RATIO = 10.0
+GOAL_FLOOR_RATIO = 4.0
+GOAL_RSS_MB = 200.0
+
+
+def snapshot_files(root):
+    """Every .xml under root, in feed then name order (the replay order)."""
+    files = []
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".xml")]
+    return files
+
+
+def timed(argv, label, work, stdin_path=None):
+    """Runs argv under GNU time; returns (seconds, peak RSS MB, stderr tail)."""
+    report = os.path.join(work, "time.out")
+    log = os.path.join(work, label + ".log")
+    with open(log, "w", encoding="utf-8") as err, \
+            open(stdin_path or os.devnull, "rb") as stdin:
+        done = subprocess.run([GNU_TIME, "-f", "%e %M", "-o", report] + argv,
+                              stdin=stdin, stdout=err, stderr=err, check=False)
+    with open(report, encoding="utf-8") as f:
+        # GNU time writes "Command exited with non-zero status N" first then.
+        seconds, kilobytes = f.read().split()[-2:]
+    with open(log, encoding="utf-8", errors="replace") as f:
+        tail = [line.strip() for line in f if line.strip()][-1:]
+    return float(seconds), int(kilobytes) / 1024.0, done.returncode, (tail[0] if tail else "")
+
+
+def document_count(db_path):
+    try:
+        import xapian
+        return xapian.Database(db_path).get_doccount()
+    except Exception as e:  # a missing or broken database is reported, not fatal
+        return f"unreadable ({e})"
+
+
+def has_add(index_bin):
+    if not index_bin or not os.access(index_bin, os.X_OK):
+        return f"no blogsearch-index binary at {index_bin or '(none)'}"
+    probe = subprocess.run([index_bin, "add", "--help"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
+    if probe.returncode != 0:
+        return f"{index_bin} has no working 'add' command yet"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--snapshots", required=True, help="the extracted blog-history folder")
+    parser.add_argument("--work", required=True, help="scratch folder for the databases")
+    parser.add_argument("--index", help="the blogsearch-index binary")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--markdown", help="also write the table here")
+    args = parser.parse_args()
+    if not os.path.isdir(args.snapshots):
+        print(f"ingest bench: {args.snapshots}: not a directory", file=sys.stderr)
+        sys.exit(2)
+    if not os.access(GNU_TIME, os.X_OK):
+        print(f"ingest bench: {GNU_TIME} missing: install the Debian package 'time' "
+              "(tools/setup)", file=sys.stderr)
+        sys.exit(2)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    work = os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+
+    files = snapshot_files(args.snapshots)
+    total_bytes = 0
+    for path in files:  # read once so every tool starts from a warm page cache
+        with open(path, "rb") as f:
+            total_bytes += len(f.read())
+    file_list = os.path.join(work, "files.list")
+    with open(file_list, "wb") as f:
+        f.write(b"\0".join(p.encode() for p in files) + b"\0")
+    print(f"ingest bench: {len(files)} snapshots, {total_bytes / 1e6:.1f} MB, "
+          f"{args.runs} run(s) per tool")
+
+    tools = {}  # name -> (argv builder taking a fresh db path, stdin file)
+    missing = has_add(args.index)
+    if missing:
+        print(f"ingest bench: {missing}: skipping the blogsearch row")
+    else:
+        tools["blogsearch-index add"] = (
+            lambda db: [args.index, "add", "--db", db, args.snapshots], None)
+    tools["python3 feedparser+xapian"] = (
+        lambda db: ["/usr/bin/python3", os.path.join(HERE, "baseline_ingest.py"),
+                    "--db", db, args.snapshots], None)
+    if shutil.which("xmllint") and shutil.which("xargs"):
+        # One xmllint per batch of files; --nonet as blogsearch loads nothing either.
+        tools["xmllint --noout (floor)"] = (
+            lambda db: ["xargs", "-0", "xmllint", "--noout", "--nonet"], file_list)
+    else:
+        print("ingest bench: xmllint not found (libxml2-utils): skipping the floor")
+
+    # The database of each tool's last run is kept as WORK/<slug>-db.
+    slugs = {name: name.split()[0].replace("-index", "") for name in tools}
+    results = {name: {"seconds": [], "rss": [], "rc": [], "tail": ""} for name in tools}
+    for run in range(args.runs):
+        for name, (argv_for, stdin_path) in tools.items():
+            db = os.path.join(work, slugs[name] + "-db")
+            shutil.rmtree(db, ignore_errors=True)
+            seconds, rss, rc, tail = timed(argv_for(db), f"{slugs[name]}-run{run + 1}",
+                                           work, stdin_path)
+            r = results[name]
+            r["seconds"].append(seconds)
+            r["rss"].append(rss)
+            r["rc"].append(rc)
+            r["tail"] = tail
+            r["db"] = db if os.path.isdir(db) else None
+            print(f"  run {run + 1}: {name}: {seconds:.2f} s, {rss:.0f} MB, exit {rc}"
+                  + (f" -- {tail}" if tail and slugs[name] != "xmllint" else ""))
+
+    lines = [f"Replay of {len(files)} blog-history snapshots ({total_bytes / 1e6:.1f} MB) "
+             f"into a fresh database; median of {args.runs} run(s), warm page cache.", "",
+             "| tool | seconds | peak RSS MB | documents |", "|---|---:|---:|---:|"]
+    median = {}
+    for name, r in results.items():
+        median[name] = statistics.median(r["seconds"])
+        docs = document_count(r["db"]) if r.get("db") else "-"
+        r["documents"] = docs
+        failed = "" if all(rc == 0 for rc in r["rc"]) or name.startswith("xmllint") \
+            else f" (exit {max(r['rc'])})"
+        lines.append(f"| {name}{failed} | {median[name]:.2f} | {max(r['rss']):.0f} | {docs} |")
+
+    lines.append("")
+    own = median.get("blogsearch-index add")
+    if own:
+        python = median["python3 feedparser+xapian"]
+        ratio = python / own
+        lines.append(f"- python / blogsearch: **{ratio:.1f}x** "
+                     f"(goal >= {GOAL_PYTHON_RATIO:.0f}x: {'met' if ratio >= GOAL_PYTHON_RATIO else 'NOT met'})")
+        if "xmllint --noout (floor)" in median:
+            floor = own / median["xmllint --noout (floor)"]
+            lines.append(f"- blogsearch / xmllint: **{floor:.1f}x** "
+                         f"(goal <= {GOAL_FLOOR_RATIO:.0f}x: {'met' if floor <= GOAL_FLOOR_RATIO else 'NOT met'})")
+        rss = max(results["blogsearch-index add"]["rss"])
+        lines.append(f"- blogsearch peak RSS: **{rss:.0f} MB** "
+                     f"(goal <= {GOAL_RSS_MB:.0f} MB: {'met' if rss <= GOAL_RSS_MB else 'NOT met'})")
+        docs = results["blogsearch-index add"]["documents"]
+        lines.append(f"- documents in the blogsearch database: **{docs}** "
+                     f"(expected {EXPECTED_DOCUMENTS:,})")
+    else:
+        lines.append("blogsearch-index add not measured (no working `add` command yet).")
+    print("\n".join(lines))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

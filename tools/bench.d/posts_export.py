@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Copies the posts of a Xapian database into the search benchmark's rivals:
+one HTML file per post for Omega's omindex, and an SQLite FTS5 table.
+
+    posts_export.py --db XAPIAN_DB --html DIR --sqlite FILE
+
+Each document's data is read as blogsearch's JSON (title, link, text); data
+that is not JSON is read as the python baseline writes it (title, newline,
+text), so the harness can be tried before `blogsearch-index add` exists.
+Exits 2 with a one-line message when the database cannot be read.
+"""
+
+import argparse
+import html
+import json
+import os
+import sqlite3
+import sys
+
+import xapian
+
+
+def read_posts(db_path):
+    db = xapian.Database(db_path)
+    for item in db.postlist(""):
+        data = db.get_document(item.docid).get_data().decode("utf-8", "replace")
+        try:
+            fields = json.loads(data)
+        except ValueError:
+            fields = None
+        if isinstance(fields, dict):
+            yield (fields.get("title") or "", fields.get("link") or "",
+                   fields.get("text") or fields.get("summary") or "")
+        else:
+            title, _, text = data.partition("\n")
+            yield title, "", text
+
+
+def write_html(posts, folder):
+    os.makedirs(folder, exist_ok=True)
+    for number, (title, link, text) in enumerate(posts, 1):
+        page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+                f"<title>{html.escape(title)}</title></head>\n<body>"
+                f"<h1><a href=\"{html.escape(link)}\">{html.escape(title)}</a></h1>\n"
+                f"<p>{html.escape(text)}</p></body></html>\n")
+        with open(os.path.join(folder, f"{number:05d}.html"), "w", encoding="utf-8") as out:
+            out.write(page)
+
+
+def write_sqlite(posts, path):
+    if os.path.exists(path):
+        os.remove(path)
+    con = sqlite3.connect(path)
+    # porter over unicode61 is FTS5's nearest to Xapian's English stemmer.
+    con.execute("CREATE VIRTUAL TABLE posts USING fts5("
+                "title, link UNINDEXED, body, tokenize='porter unicode61')")
+    con.executemany("INSERT INTO posts(title, link, body) VALUES (?, ?, ?)", posts)
+    con.execute("INSERT INTO posts(posts) VALUES ('optimize')")
+    con.commit()
+    con.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--html", required=True)
+    parser.add_argument("--sqlite", required=True)
+    args = parser.parse_args()
+    try:
+        posts = list(read_posts(args.db))
+    except xapian.Error as e:
+        print(f"posts_export: cannot read {args.db}: {e.get_msg()}", file=sys.stderr)
+        sys.exit(2)
+    write_html(posts, args.html)
+    write_sqlite(posts, args.sqlite)
+    print(f"posts_export: {len(posts)} posts -> {args.html}/, {args.sqlite}")
+
+
+if __name__ == "__main__":
+    main()

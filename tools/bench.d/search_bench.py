@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""The search benchmark: whole-process time of one search, exec to exit.
+
+    search_bench.py --db XAPIAN_DB --work DIR [--blogsearch BIN] [--runs N]
+                    [--markdown FILE]
+
+Times `blogsearch` (text output with snippets) against `quest` on the same
+database, Omega's CGI binary on an omindex database of the same posts, and
+the `sqlite3` CLI on an FTS5 table of them (with snippet()). Each tool is run
+as a fresh process per search; the runs of all tools are interleaved so load
+from other processes on the machine falls on all of them alike, and the
+median is reported. A tool that is missing or fails its first search is left
+out with a message; without a working BIN the blogsearch column is skipped.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OMEGA_CGI = "/usr/lib/cgi-bin/omega/omega"
+OMEGA_TEMPLATES = "/var/lib/xapian-omega/templates"
+
+# (label, query): the same text means the same thing to Xapian's QueryParser
+# (default operator AND), Omega (DEFAULTOP=and) and FTS5 (implicit AND).
+QUERIES = [
+    ("one word", "python"),
+    ("two words", "datasette plugin"),
+    ("phrase", '"prompt injection"'),
+]
+
+
+class Tool:
+    """One way of answering a query: how to run it, and whether it works."""
+
+    def __init__(self, name, command_for, env=None, note=""):
+        self.name = name
+        self.command_for = command_for  # query -> argv
+        self.env = env
+        self.note = note
+        self.times = {}  # query -> [seconds]
+        self.output_bytes = {}
+        self.error = None
+
+    def run(self, query, capture=False):
+        started = time.perf_counter()
+        done = subprocess.run(self.command_for(query), env=self.env,
+                              stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+                              stderr=subprocess.PIPE if capture else subprocess.DEVNULL,
+                              check=False)
+        return time.perf_counter() - started, done
+
+
+def sql_string(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def prepare(args):
+    """Builds the Omega and FTS5 copies of the posts; returns the tools."""
+    work = os.path.abspath(args.work)
+    html_dir = os.path.join(work, "html")
+    omega_dir = os.path.join(work, "omega")
+    sqlite_db = os.path.join(work, "posts.sqlite")
+    for sub in ("db", "log", "cdb"):
+        os.makedirs(os.path.join(omega_dir, sub), exist_ok=True)
+    if subprocess.run(["/usr/bin/python3", os.path.join(HERE, "posts_export.py"),
+                       "--db", args.db, "--html", html_dir, "--sqlite", sqlite_db],
+                      check=False).returncode != 0:
+        sys.exit(2)  # posts_export said why
+
+    tools = []
+    blogsearch = args.blogsearch
+    if not blogsearch or not os.access(blogsearch, os.X_OK):
+        print(f"search bench: no blogsearch binary at {blogsearch or '(none)'}: "
+              "skipping the blogsearch column")
+    elif subprocess.run([blogsearch, "--help"], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, check=False).returncode != 0:
+        print(f"search bench: {blogsearch} --help fails (not implemented yet?): "
+              "skipping the blogsearch column")
+    else:
+        tools.append(Tool("blogsearch", lambda q: [blogsearch, "--db", args.db, q],
+                          note="text, snippets, fields"))
+
+    if shutil.which("quest"):
+        tools.append(Tool("quest", lambda q: ["quest", "-d", args.db, "-s", "english",
+                                              "-o", "and", "-m", "10", q],
+                          note="raw query, document data"))
+    else:
+        print("search bench: quest not found (xapian-tools): skipping it")
+
+    omindex = None
+    if os.access(OMEGA_CGI, os.X_OK) and shutil.which("omindex"):
+        omindex = subprocess.run(["omindex", "--db", os.path.join(omega_dir, "db", "posts"),
+                                  "--url", "/posts/", html_dir],
+                                 stdout=subprocess.DEVNULL, check=False).returncode
+    if omindex != 0:
+        print("search bench: xapian-omega not installed or omindex failed: skipping Omega")
+    else:
+        conf = os.path.join(omega_dir, "omega.conf")
+        with open(conf, "w", encoding="utf-8") as out:
+            out.write(f"database_dir {omega_dir}/db\ntemplate_dir {OMEGA_TEMPLATES}\n"
+                      f"log_dir {omega_dir}/log\ncdb_dir {omega_dir}/cdb\n")
+        base_env = dict(os.environ, OMEGA_CONFIG_FILE=conf, REQUEST_METHOD="GET",
+                        GATEWAY_INTERFACE="CGI/1.1")
+
+        class OmegaTool(Tool):
+            def run(self, query, capture=False):
+                self.env = dict(base_env, QUERY_STRING=urllib.parse.urlencode(
+                    {"DB": "posts", "P": query, "DEFAULTOP": "and"}))
+                return Tool.run(self, query, capture)
+
+        tools.append(OmegaTool("omega", lambda q: [OMEGA_CGI],
+                               note="CGI, HTML page, snippets"))
+
+    if shutil.which("sqlite3"):
+        tools.append(Tool("sqlite3 FTS5", lambda q: [
+            "sqlite3", "-readonly", sqlite_db,
+            "SELECT title, link, snippet(posts, 2, '[', ']', '...', 16) FROM posts "
+            f"WHERE posts MATCH {sql_string(q)} "
+            "ORDER BY bm25(posts, 5.0, 0.0, 1.0) LIMIT 10;"],
+            note="CLI, snippet()"))
+    else:
+        print("search bench: sqlite3 CLI not found: skipping FTS5")
+
+    # The cost of starting any process at all, from this harness.
+    tools.append(Tool("/bin/true", lambda q: ["/bin/true"], note="exec floor"))
+    return tools
+
+
+def check(tools):
+    """Runs each query once per tool; a tool that fails is dropped."""
+    kept = []
+    for tool in tools:
+        for _, query in QUERIES:
+            _, done = tool.run(query, capture=True)
+            ok = done.returncode == 0 and (tool.name == "/bin/true" or done.stdout.strip())
+            if not ok:
+                stderr = done.stderr.decode("utf-8", "replace").strip().splitlines()
+                tool.error = (f"{tool.name}: query {query!r} exited {done.returncode}"
+                              + (f": {stderr[-1]}" if stderr else " with no output"))
+                break
+            tool.output_bytes[query] = len(done.stdout)
+        if tool.error:
+            print(f"search bench: dropping {tool.error}")
+        else:
+            kept.append(tool)
+    return kept
+
+
+def measure(tools, runs, warmup):
+    for _, query in QUERIES:
+        for tool in tools:
+            tool.times[query] = []
+        for i in range(warmup + runs):
+            for tool in tools:
+                elapsed, _ = tool.run(query)
+                if i >= warmup:
+                    tool.times[query].append(elapsed)
+
+
+def report(tools, runs):
+    """Returns the result table as markdown lines."""
+    ms = {t.name: {q: statistics.median(t.times[q]) * 1000 for _, q in QUERIES} for t in tools}
+    names = [t.name for t in tools]
+    lines = [f"Median wall time of one search process, exec to exit, in ms "
+             f"({runs} runs each, interleaved):", "",
+             "| query | " + " | ".join(names) + " |",
+             "|---|" + "---:|" * len(names)]
+    for label, query in QUERIES:
+        lines.append(f"| {label}: `{query}` | "
+                     + " | ".join(f"{ms[n][query]:.1f}" for n in names) + " |")
+    lines += ["", "| tool | what it prints | output bytes per search |", "|---|---|---:|"]
+    for t in tools:
+        sizes = "/".join(str(t.output_bytes.get(q, 0)) for _, q in QUERIES)
+        lines.append(f"| {t.name} | {t.note} | {sizes} |")
+    if "blogsearch" in ms:
+        lines += ["", "Ratios (rival time / blogsearch time; > 1 means blogsearch is faster):",
+                  "", "| query | " + " | ".join(n for n in names
+                                                 if n not in ("blogsearch", "/bin/true")) + " |",
+                  "|---|" + "---:|" * (len(names) - 2)]
+        for label, query in QUERIES:
+            own = ms["blogsearch"][query]
+            cells = [f"{ms[n][query] / own:.2f}x" for n in names
+                     if n not in ("blogsearch", "/bin/true")]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines += ["", "Goal (issue 3): faster than Omega and FTS5, no slower than quest."]
+    else:
+        lines += ["", "blogsearch not measured (binary missing or not implemented yet)."]
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True, help="Xapian database of the posts")
+    parser.add_argument("--work", required=True, help="scratch folder")
+    parser.add_argument("--blogsearch", help="the blogsearch binary")
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--markdown", help="also write the table here")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+
+    tools = check(prepare(args))
+    measure(tools, args.runs, args.warmup)
+    lines = report(tools, args.runs)
+    print("\n".join(lines))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
