@@ -23,7 +23,11 @@ mkdir -p "$HOME"
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
+reported=0
+pass() {  # a section's verdict: "ok" only when none of its checks failed
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
 
 repo="$tmp/scraper"
 git init -q -b main "$repo"

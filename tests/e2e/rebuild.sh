@@ -16,7 +16,11 @@ trap cleanup EXIT
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
+reported=0
+pass() {  # a section's verdict: "ok" only when none of its checks failed
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
 
 archive="$tmp/archive"
 db="$tmp/db"
@@ -70,7 +74,7 @@ for _ in $(seq 1 200); do
   sleep 0.05
 done
 [ "$(generations)" -ge 2 ] || fail "the rebuild did not start a new generation"
-sleep 0.5
+sleep 0.2
 if kill -0 "$victim" 2>/dev/null; then
   kill -9 "$victim"
   wait "$victim" 2>/dev/null || true
