@@ -238,6 +238,9 @@ int run_fetch(const FetchArgs& args) {
   } catch (const DatabaseError& e) {
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
+  } catch (const std::runtime_error& e) {  // libcurl could not be set up
+    std::cerr << "blogsearch-index: fetch: " << e.what() << '\n';
+    return kInputError;
   }
 }
 
