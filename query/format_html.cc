@@ -68,7 +68,7 @@ aside ul{list-style:none;margin:0;padding:0}
 aside li a{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem .3rem;border-radius:.3rem;text-decoration:none}
 aside li a:hover{background:var(--panel)}
 aside .n{color:var(--muted);font-variant-numeric:tabular-nums}
-svg.hist{width:100%;height:auto;display:block}
+svg.hist{width:100%;height:4.5rem;display:block}
 svg.hist rect{fill:var(--accent)}
 svg.hist a:hover rect,svg.hist a:focus rect{fill:var(--accent-strong)}
 svg.hist line{stroke:var(--line)}
@@ -212,7 +212,11 @@ void write_notices(std::ostream& out, const PageContext& c) {
 
 void write_snippet(std::ostream& out, const Hit& hit) {
   out << "<p class=\"snippet\">";
-  if (hit.snippet.empty()) {
+  // Without matched words (the start page, a filter-only search) the
+  // snippet is an arbitrary stretch of text; the post's summary reads better.
+  const bool matched = std::any_of(hit.snippet.begin(), hit.snippet.end(),
+                                   [](const SnippetPart& p) { return p.match; });
+  if (hit.snippet.empty() || (!matched && !hit.post.summary.empty())) {
     out << html_text(shorten(hit.post.summary, 300));
   } else {
     for (const auto& part : hit.snippet) {
@@ -297,6 +301,10 @@ void write_pages(std::ostream& out, const SearchResult& r, const WebQuery& w) {
     if (from > 2) out << "<li><span aria-hidden=\"true\">…</span></li>";
   }
   for (unsigned p = from; p <= to; ++p) page_link(p, std::to_string(p), nullptr);
+  if (to < last) {
+    if (to + 1 < last) out << "<li><span aria-hidden=\"true\">…</span></li>";
+    page_link(last, std::to_string(last), nullptr);
+  }
   if (w.page < last) page_link(w.page + 1, "Next →", "next");
   out << "</ul></nav>\n";
 }
@@ -330,7 +338,9 @@ void write_histogram(std::ostream& out, const Facet& months, const WebQuery& w, 
     top = std::max(top, v.count);
   }
   if (counts.empty() || top == 0) return;
-  const int first = counts.begin()->first, last = counts.rbegin()->first;
+  const int last = counts.rbegin()->first;
+  // At least a year wide, so a few months do not become a few fat bars.
+  const int first = std::min(counts.begin()->first, last - 11);
   const int columns = last - first + 1;
   constexpr int kBar = 10, kGap = 2, kHeight = 60;
   const int width = columns * (kBar + kGap);
