@@ -18,10 +18,10 @@ namespace {
 const char kStyle[] = R"css(
 :root{--bg:#fdfdfc;--fg:#1b1b1f;--muted:#5b5d66;--line:#d9dae0;--link:#1a4fb5;--visited:#6a3fa0;
 --accent:#2f6fdb;--accent-strong:#15409a;--mark:#ffe58a;--mark-fg:#1b1b1f;--panel:#f2f3f6;--focus:#c2410c;
---error:#a4161a;color-scheme:light dark}
+--error:#a4161a;--on-accent:#fff;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#15161a;--fg:#e7e7ea;--muted:#a3a6b1;--line:#34363f;
 --link:#8ab4ff;--visited:#c3a6ff;--accent:#6f9cf0;--accent-strong:#a9c5ff;--mark:#6b5a12;--mark-fg:#fff6d5;
---panel:#1e2026;--focus:#ff9d5c;--error:#ff8a8a}}
+--panel:#1e2026;--focus:#ff9d5c;--error:#ff8a8a;--on-accent:#0b1220}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;overflow-wrap:anywhere}
@@ -37,7 +37,7 @@ form.search>label{display:block;font-weight:600;margin-bottom:.25rem}
 .row{display:flex;gap:.5rem}
 input,select,button{font:inherit;color:inherit}
 input[type=search]{flex:1;min-width:0;padding:.45rem .6rem;border:1px solid var(--muted);border-radius:.4rem;background:var(--bg)}
-button{padding:.45rem 1rem;border:1px solid var(--accent-strong);border-radius:.4rem;background:var(--accent);color:#fff;font-weight:600;cursor:pointer}
+button{padding:.45rem 1rem;border:1px solid var(--accent-strong);border-radius:.4rem;background:var(--accent);color:var(--on-accent);font-weight:600;cursor:pointer}
 details.options{margin-top:.4rem;font-size:.95rem}
 details.options summary{cursor:pointer;color:var(--muted)}
 .opts{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.4rem}
@@ -61,7 +61,7 @@ ol.hits{list-style:none;margin:0;padding:0}
 mark{background:var(--mark);color:var(--mark-fg);padding:0 .1em;border-radius:.15em}
 nav.pages ul{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:1rem 0}
 nav.pages a,nav.pages span{display:inline-block;min-width:2.4rem;padding:.35rem .6rem;text-align:center;border:1px solid var(--line);border-radius:.35rem;text-decoration:none}
-nav.pages [aria-current]{background:var(--accent);border-color:var(--accent);color:#fff;font-weight:700}
+nav.pages [aria-current]{background:var(--accent);border-color:var(--accent);color:var(--on-accent);font-weight:700}
 aside section{margin:0 0 1.25rem}
 aside h2{font-size:.95rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:0 0 .4rem}
 aside ul{list-style:none;margin:0;padding:0}
