@@ -55,6 +55,65 @@ std::string join_words(const std::vector<std::string>& words) {
   return q;
 }
 
+// "show" is a command only as the first word that is not an option or an
+// option's value: "blogsearch kernels show" searches for both words. CLI11
+// would take "show" as a subcommand anywhere, hence this scan. Returns the
+// index of "show" in argv, 0 when this is a search.
+int show_position(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") return 0;
+    if (arg.size() > 1 && arg[0] == '-') {
+      if (arg.find('=') != std::string::npos) continue;
+      const CLI::Option* opt = app.get_option_no_throw(arg);
+      if (opt && opt->get_type_size() != 0) ++i;  // skip the option's value
+      continue;
+    }
+    return arg == "show" ? i : 0;
+  }
+  return 0;
+}
+
+int run_show(int argc, char** argv, int at) {
+  CLI::App app{"Show one post in full, by its id or its link."};
+  app.name("blogsearch show");
+  std::string db_option, key, format = "text";
+  bool pretty = false;
+  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("post", key, "post id or link")->required();
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--pretty", pretty, "JSON: indent");
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i)
+    if (i != at) args.emplace_back(argv[i]);  // CLI11 wants them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "blogsearch show: " << e.what() << " (see blogsearch show --help)\n";
+    return kExitUsage;
+  }
+  const std::string db_path = schema::resolve_db_path(db_option);
+  try {
+    Searcher searcher(db_path);
+    auto post = searcher.find_post(key);
+    if (!post) {
+      std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
+      return kExitNoMatches;
+    }
+    if (format == "json") std::cout << dump_json(post_to_json(*post, true), pretty) << "\n";
+    else write_post_text(std::cout, *post);
+    return kExitMatches;
+  } catch (const DatabaseUnavailable& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +138,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> categories, authors, feeds;
   std::string color = "auto";
   bool with_text = false, pretty = false;
+  unsigned wildcard_limit = 1000;
 
   app.add_option("--db", db_option,
                  "database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
@@ -104,15 +164,13 @@ int main(int argc, char** argv) {
   app.add_option("--feed", feeds, "only posts from this feed id (repeatable)");
   app.add_option("--color", color, "highlight matches: auto (on a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")
+      ->check(CLI::Range(1u, 100000u));
   app.add_flag("--with-text", with_text, "JSON: include each post's full text");
   app.add_flag("--pretty", pretty, "JSON: indent");
 
-  auto* show = app.add_subcommand("show", "show one post in full, by its id or its link");
-  std::string show_key;
-  show->add_option("post", show_key, "post id or link")->required();
-  show->fallthrough();
-
   try {
+    if (const int at = show_position(app, argc, argv)) return run_show(argc, argv, at);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -125,25 +183,9 @@ int main(int argc, char** argv) {
 
   const std::string db_path = schema::resolve_db_path(db_option);
   try {
-    if (show->parsed()) {
-      if (format == "ids") {
-        std::cerr << "blogsearch: show prints text or json, not ids\n";
-        return kExitUsage;
-      }
-      Searcher searcher(db_path);
-      auto post = searcher.find_post(show_key);
-      if (!post) {
-        std::cerr << "blogsearch: no post with id or link '" << clean_line(show_key) << "' in "
-                  << db_path << "\n";
-        return kExitNoMatches;
-      }
-      if (format == "json") std::cout << dump_json(post_to_json(*post, true), pretty) << "\n";
-      else write_post_text(std::cout, *post);
-      return kExitMatches;
-    }
-
     SearchRequest request;
     request.query.text = join_words(words);
+    request.query.max_wildcard_expansion = wildcard_limit;
     const auto now = static_cast<UnixTime>(std::time(nullptr));
     if (!since.empty()) request.query.filters.since = parse_time_option("--since", since, false, now);
     if (!until.empty()) request.query.filters.until = parse_time_option("--until", until, true, now);

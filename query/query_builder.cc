@@ -11,7 +11,7 @@ namespace blogsearch {
 
 QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t column,
                        std::size_t length)
-    : std::runtime_error(column ? "query syntax error at column " + std::to_string(column) +
+    : std::runtime_error(column ? "query error at column " + std::to_string(column) +
                                       ": " + detail
                                 : detail),
       detail_(detail),
@@ -275,6 +275,40 @@ bool is_binary_op(const std::string& t) {
   return false;
 }
 
+// Xapian reads "-" or "+" before a space or punctuation ("Warelay -> OpenClaw")
+// as an operator on the next word; people mean it as text.
+std::string detach_stray_signs(std::string q) {
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q[i] != '-' && q[i] != '+') continue;
+    bool starts_token = i == 0 || std::isspace(static_cast<unsigned char>(q[i - 1])) || q[i - 1] == '(';
+    unsigned char next = i + 1 < q.size() ? static_cast<unsigned char>(q[i + 1]) : ' ';
+    bool attached = std::isalnum(next) || next >= 0x80 || next == '"' || next == '(';
+    if (starts_token && !attached) q[i] = ' ';
+  }
+  return q;
+}
+
+// Words typed without any syntax, as when pasting a title.
+bool is_plain_words(const std::vector<Token>& tokens) {
+  if (tokens.size() < 2) return false;
+  for (const auto& t : tokens) {
+    if (is_binary_op(t.text) || t.text == "NOT" || t.text[0] == '+' || t.text[0] == '-' ||
+        t.text.find_first_of("\"():*") != std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+// For plain words, posts whose title holds them in the typed order rank
+// higher: the difference between "datasette-llm 0.1a4" and
+// "datasette-llm-accountant 0.1a4", or "The state of React" and
+// "Persisting React State".
+Xapian::Query title_phrase(const std::string& text) {
+  Xapian::QueryParser qp;
+  qp.add_prefix("title", schema::kTitle);
+  return qp.parse_query("title:\"" + text + "\"", Xapian::QueryParser::FLAG_PHRASE);
+}
+
 }  // namespace
 
 QueryError locate_syntax_error(const std::string& query, const std::string& xapian_message) {
@@ -343,8 +377,9 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
                      Xapian::QueryParser::FLAG_LOVEHATE | Xapian::QueryParser::FLAG_WILDCARD |
                      Xapian::QueryParser::FLAG_PURE_NOT;
     if (options.spelling) flags |= Xapian::QueryParser::FLAG_SPELLING_CORRECTION;
+    const std::string text = detach_stray_signs(options.text);
     try {
-      built.query = qp.parse_query(options.text, flags);
+      built.query = qp.parse_query(text, flags);
     } catch (const BadDate& bad) {
       std::size_t at = options.text.find(bad.value);
       throw QueryError(bad.detail, options.text, at == std::string::npos ? 0 : at + 1,
@@ -352,6 +387,8 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
     } catch (const Xapian::QueryParserError& e) {
       throw locate_syntax_error(options.text, e.get_msg());
     }
+    if (is_plain_words(tokenize(text)))
+      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase(text));
     if (options.spelling) {
       std::string corrected = qp.get_corrected_query_string();
       if (corrected != options.text) built.suggestion = corrected;

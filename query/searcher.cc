@@ -199,7 +199,7 @@ std::vector<SnippetPart> make_snippet(const Xapian::MSet& mset, const PostRecord
   if (text.empty()) return {};
   std::string marked =
       mset.snippet(text, length, stem,
-                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL | Xapian::MSet::SNIPPET_EXHAUSTIVE, kHiStart,
+                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL, kHiStart,
                    kHiEnd, "…");
   return split_snippet(marked);
 }
@@ -265,9 +265,17 @@ SearchResult Searcher::search(const SearchRequest& request) {
                                  e.get_msg());
       db_.reopen();
     } catch (const Xapian::WildcardError& e) {
-      throw QueryError("a wildcard matches too many words (more than " +
-                       std::to_string(request.query.max_wildcard_expansion) +
-                       "); make it longer: " + e.get_msg());
+      // Xapian says "Wildcard PATTERN* expands to more than N terms".
+      const std::string& msg = e.get_msg();
+      std::string pattern;
+      if (msg.compare(0, 9, "Wildcard ") == 0) pattern = msg.substr(9, msg.find(' ', 9) - 9);
+      const std::string& text = request.query.text;
+      std::size_t at = pattern.empty() ? std::string::npos : text.find(pattern);
+      throw QueryError("'" + (pattern.empty() ? std::string("the wildcard") : pattern) +
+                           "' matches more than " +
+                           std::to_string(request.query.max_wildcard_expansion) +
+                           " words; give more letters before the *",
+                       text, at == std::string::npos ? 0 : at + 1, pattern.size());
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     } catch (const Xapian::Error& e) {
@@ -336,6 +344,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     hit.post = parse_post_record(it.get_document().get_data(), *it);
     if (request.snippets) hit.snippet = make_snippet(mset, hit.post, request.snippet_length, stem);
     result.hits.push_back(std::move(hit));
+  }
+  // Xapian proposes a correction for any word that is not itself a term,
+  // even when its stem matches ("show" when the text says "shows"). Offer it
+  // when what was typed finds nothing, or a tenth or less of what the
+  // correction finds (a typo that a few posts share).
+  if (!result.suggestion.empty()) {
+    QueryOptions corrected = request.query;
+    corrected.text = result.suggestion;
+    corrected.spelling = false;
+    Xapian::Enquire check(db_);
+    check.set_query(build_query(db_, corrected).query);
+    Xapian::MSet alt = check.get_mset(0, 0, 100);
+    if (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated)
+      result.suggestion.clear();
   }
   for (std::size_t i = 0; i < request.facets.size(); ++i)
     result.facets.push_back(

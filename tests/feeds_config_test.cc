@@ -1,0 +1,82 @@
+// feeds.toml reading: valid files and one-line errors naming file and line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "indexer/feeds_config.h"
+
+namespace fs = std::filesystem;
+using namespace blogsearch;
+
+namespace {
+
+std::string write_config(const std::string& name, const std::string& text) {
+  fs::path p = fs::temp_directory_path() / ("blogsearch-config-" + std::to_string(::getpid()) + "-" + name + ".toml");
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+TEST(FeedsConfig, ReadsFeedsWithDefaults) {
+  std::string path = write_config("ok",
+                                  "# comment\n[[feed]]\nid = \"pytorch\"\nurl = \"https://pytorch.org/blog/feed/\"\n"
+                                  "title = \"PyTorch Blog\"\n\n[[feed]]\nid = \"go\"\nurl = \"http://go.dev/blog/feed.atom\"\n"
+                                  "enabled = false\n");
+  auto feeds = load_feeds_config(path);
+  ASSERT_EQ(feeds.size(), 2u);
+  EXPECT_EQ(feeds[0].id, "pytorch");
+  EXPECT_EQ(feeds[0].title, "PyTorch Blog");
+  EXPECT_TRUE(feeds[0].enabled);
+  EXPECT_EQ(feeds[1].url, "http://go.dev/blog/feed.atom");
+  EXPECT_FALSE(feeds[1].enabled);
+  fs::remove(path);
+}
+
+TEST(FeedsConfig, TheBundledConfigIsValid) {
+  auto feeds = load_feeds_config(std::string(BLOGSEARCH_SOURCE_DIR) + "/data/feeds.toml");
+  ASSERT_FALSE(feeds.empty());
+  EXPECT_EQ(feeds[0].id, "pytorch");
+  EXPECT_EQ(feeds[0].url, "https://pytorch.org/blog/feed/");
+}
+
+struct BadCase {
+  const char* name;
+  const char* text;
+  const char* expect;  // part of the message, after "FILE:LINE: "
+  int line;
+};
+
+TEST(FeedsConfig, ErrorsNameFileLineAndKey) {
+  const BadCase cases[] = {
+      {"syntax", "[[feed]]\nid = \"a\"\nurl = \n", "", 3},
+      {"no-url", "[[feed]]\nid = \"a\"\n", "without 'url'", 1},
+      {"no-id", "\n[[feed]]\nurl = \"https://x.org/\"\n", "without 'id'", 2},
+      {"bad-url", "[[feed]]\nid = \"a\"\nurl = \"file:///etc/passwd\"\n", "'url' must be an http or https URL", 3},
+      {"bad-id", "[[feed]]\nid = \"Not A Slug\"\nurl = \"https://x.org/\"\n", "must be a slug", 2},
+      {"dup", "[[feed]]\nid = \"a\"\nurl = \"https://x.org/\"\n[[feed]]\nid = \"a\"\nurl = \"https://y.org/\"\n",
+       "appears twice", 5},
+      {"type", "[[feed]]\nid = \"a\"\nurl = 42\n", "'url' must be a string", 3},
+      {"enabled", "[[feed]]\nid = \"a\"\nurl = \"https://x.org/\"\nenabled = \"no\"\n", "'enabled' must be true or false", 4},
+      {"table", "feed = 3\n", "must be written [[feed]]", 1},
+  };
+  for (const auto& c : cases) {
+    std::string path = write_config(c.name, c.text);
+    try {
+      load_feeds_config(path);
+      ADD_FAILURE() << c.name << ": no error";
+    } catch (const ConfigError& e) {
+      std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(path + ":" + std::to_string(c.line) + ": ", 0), 0u) << c.name << ": " << msg;
+      EXPECT_NE(msg.find(c.expect), std::string::npos) << c.name << ": " << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name;
+    }
+    fs::remove(path);
+  }
+}
+
+TEST(FeedsConfig, MissingFileIsAConfigError) {
+  EXPECT_THROW(load_feeds_config("/nonexistent/feeds.toml"), ConfigError);
+}
+
+}  // namespace
