@@ -48,6 +48,7 @@ details.options summary{cursor:pointer;color:var(--muted)}
 .layout{display:grid;gap:1.5rem}
 @media (min-width:56rem){.layout{grid-template-columns:minmax(0,1fr) 17rem}}
 main h1{font-size:1.35rem;margin:.25rem 0}
+main>h2,.help h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
 .count,.notice{color:var(--muted);margin:.25rem 0 .75rem}
 .notice{border-left:3px solid var(--accent);padding-left:.5rem}
 .suggest{font-size:1.05rem}
