@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -9,15 +10,26 @@
 
 namespace blogsearch {
 
-QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t column,
-                       std::size_t length)
-    : std::runtime_error(column ? "query error at column " + std::to_string(column) +
-                                      ": " + detail
-                                : detail),
+namespace {
+
+// Columns are shown to people, so they count characters, not bytes.
+std::size_t chars_in(const std::string& s, std::size_t from, std::size_t bytes) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < from + bytes && i < s.size(); ++i)
+    n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t byte_column,
+                       std::size_t byte_length)
+    : std::runtime_error(detail),
       detail_(detail),
       query_(query),
-      column_(column),
-      length_(length ? length : 1) {}
+      column_(byte_column ? chars_in(query, 0, byte_column - 1) + 1 : 0),
+      length_(byte_column ? std::max<std::size_t>(1, chars_in(query, byte_column - 1, byte_length)) : 1),
+      message_(column_ ? "query error at column " + std::to_string(column_) + ": " + detail : detail) {}
 
 namespace {
 
