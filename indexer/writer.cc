@@ -132,6 +132,9 @@ struct Writer::Impl {
   std::vector<std::string> snapshot_hashes;
   std::unordered_set<std::string> seen_hashes;  // bodies seen in this run
   std::unordered_map<std::string, Xapian::termcount> spelling;  // word -> occurrences
+  bool in_transaction = false;
+  std::chrono::steady_clock::time_point transaction_start;
+  static constexpr std::chrono::seconds kCommitInterval{2};
 
   IngestSummary* summary = nullptr;
   const IngestOptions* options = nullptr;
@@ -390,32 +393,49 @@ struct Writer::Impl {
     spelling.clear();
   }
 
-  void flush_batch() {
-    if (feed_id.empty()) return;
-    if (posts.empty() && snapshot_hashes.empty()) return;
-    db.begin_transaction();
+  // Writes the current feed's batch. Batches share one transaction until it
+  // is kCommitInterval old (or the run ends): one commit costs a handful of
+  // fdatasync calls, which dominated runs over many small feeds, while a
+  // crash still loses at most a few seconds of work and never a committed
+  // state.
+  void flush_batch(bool end_of_run) {
     try {
-      write_batch();
-      for (const auto& [word, n] : spelling) db.add_spelling(word, n);
-      std::string now = format_rfc3339(std::time(nullptr));
-      for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
-      feed.last_ingest = now;
-      if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
-      store_feed(feed);
-      db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
-      db.commit_transaction();
+      if (!feed_id.empty() && !(posts.empty() && snapshot_hashes.empty())) {
+        if (!in_transaction) {
+          db.begin_transaction();
+          in_transaction = true;
+          transaction_start = std::chrono::steady_clock::now();
+        }
+        write_batch();
+        for (const auto& [word, n] : spelling) db.add_spelling(word, n);
+        std::string now = format_rfc3339(std::time(nullptr));
+        for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
+        feed.last_ingest = now;
+        if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
+        store_feed(feed);
+        db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+      }
+      feed_id.clear();
+      if (in_transaction &&
+          (end_of_run || std::chrono::steady_clock::now() - transaction_start >= kCommitInterval)) {
+        in_transaction = false;
+        db.commit_transaction();
+      }
     } catch (...) {
-      // A commit that failed part way (disk full) has already ended the
-      // transaction; cancel_transaction then throws InvalidOperationError,
-      // which used to replace the real error ("No space left on device")
-      // in the message the user sees.
-      try {
-        db.cancel_transaction();
-      } catch (const Xapian::InvalidOperationError&) {
+      feed_id.clear();
+      if (in_transaction) {
+        in_transaction = false;
+        // A commit that failed part way (disk full) has already ended the
+        // transaction; cancel_transaction then throws InvalidOperationError,
+        // which used to replace the real error ("No space left on device")
+        // in the message the user sees.
+        try {
+          db.cancel_transaction();
+        } catch (const Xapian::InvalidOperationError&) {
+        }
       }
       throw;
     }
-    feed_id.clear();
   }
 
   void ingest_one(const Snapshot& snap) {
@@ -450,7 +470,7 @@ struct Writer::Impl {
     if (id.empty()) id = feed_slug(host_of(parsed.link));
     if (id.empty()) id = "unknown";
     if (id != feed_id) {
-      flush_batch();
+      flush_batch(false);
       start_batch(id);
     }
     seen_hashes.insert(body_hash);
@@ -529,12 +549,11 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
       w.ingest_one(snap);
       if (options.on_progress) options.on_progress(++done, static_cast<long>(snapshots.size()));
     }
-    w.flush_batch();
+    w.flush_batch(true);
   } catch (const Xapian::Error& e) {
     summary.errors++;
-    w.feed_id.clear();
     throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +
-                        " (changes of the feed being written were rolled back)");
+                        " (the changes not yet committed were rolled back; run again to apply them)");
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
