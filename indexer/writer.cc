@@ -83,6 +83,19 @@ std::string host_of(const std::string& url) {
   return host;
 }
 
+// A summary is for display beside a result; a description holding the
+// whole post would otherwise be stored twice.
+constexpr std::size_t kMaxSummaryBytes = 600;
+
+std::string shorten(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::size_t space = text.rfind(' ', cut);
+  if (space != std::string::npos && space > max_bytes / 2) cut = space;
+  return text.substr(0, cut) + "\u2026";
+}
+
 json time_json(std::optional<Time> t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
 
 std::optional<Time> json_time(const json& data, const char* key) {
@@ -257,7 +270,11 @@ struct Writer::Impl {
       doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
     }
     std::string text = plain_text(p.content, p.content_is_html);
-    std::string summary_text = plain_text(p.summary, p.summary_is_html);
+    // Feeds without content:encoded give the description as both summary
+    // and content: strip it once.
+    std::string summary_text = p.summary == p.content && p.summary_is_html == p.content_is_html
+                                   ? text
+                                   : plain_text(p.summary, p.summary_is_html);
     if (text.empty()) text = summary_text;
     tg.index_text(text);
     collect_spelling(doc);
@@ -270,7 +287,7 @@ struct Writer::Impl {
     d["categories"] = p.categories;
     d["published"] = time_json(p.published);
     d["updated"] = time_json(p.updated);
-    d["summary"] = summary_text;
+    d["summary"] = shorten(summary_text, kMaxSummaryBytes);
     d["text"] = text;
     std::string host = host_of(p.link);
     if (!host.empty()) doc.add_boolean_term(schema::make_term(schema::kHost, host));
