@@ -240,6 +240,9 @@ if [ -n "$tls_pid" ]; then
   kill "$tls_pid" 2>/dev/null || true
   tls_pid=""
 fi
+"$BLOGSEARCH_INDEX" stats >"$tmp/stats.txt"
+grep -A8 '^  refused' "$tmp/stats.txt" >"$tmp/refused.txt"
+grep -q 'last fetch   .*, no response: .*onnect' "$tmp/refused.txt" || fail "stats does not show the refused connection"
 grep -q 'feed good: not modified' "$tmp/net.err" || fail "the good feed beside the network failures was not fetched"
 pass "refused connection, unknown host and untrusted certificate recorded as failures"
 
