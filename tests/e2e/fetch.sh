@@ -310,7 +310,7 @@ bad_config() {  # NAME EXPECTED-REGEX, config on stdin
   grep -Eq "$2" "$tmp/bad_$1.err" || fail "config $1: message does not match '$2'"
   [ "$(wc -l <"$tmp/bad_$1.err")" -eq 1 ] || fail "config $1: message is not one line"
 }
-bad_config scheme "$tmp/scheme.toml:7: feed 'ftp': 'url' must be" <<EOF
+bad_config scheme "$tmp/scheme.toml:5: feed 'ftp': url must be" <<EOF
 [[feed]]
 id = "fine"
 url = "$BASE/static/good.xml"
@@ -334,7 +334,7 @@ id = "x"
 url = "http://example.org/feed.xml"
 enabled = "yes"
 EOF
-bad_config dup "$tmp/dup.toml:5: 'id' \"x\" appears twice" <<'EOF'
+bad_config dup "$tmp/dup.toml:4: id 'x' appears twice" <<'EOF'
 [[feed]]
 id = "x"
 url = "http://example.org/a.xml"
