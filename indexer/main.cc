@@ -309,7 +309,8 @@ int run_stats(const std::string& db_option) {
       if (f.fetched) {
         std::printf("    fetch url    %s\n", f.fetch_url.c_str());
         if (!f.final_url.empty() && f.final_url != f.fetch_url) std::printf("    final url    %s\n", f.final_url.c_str());
-        std::printf("    last fetch   %s, HTTP %d%s%s\n", f.last_attempt.c_str(), f.last_status,
+        const std::string status = f.last_status ? "HTTP " + std::to_string(f.last_status) : "no response";
+        std::printf("    last fetch   %s, %s%s%s\n", f.last_attempt.c_str(), status.c_str(),
                     f.last_error.empty() ? "" : ": ", f.last_error.c_str());
         std::printf("    last success %s\n", f.last_success.empty() ? "never" : f.last_success.c_str());
         if (f.consecutive_failures > 0) std::printf("    failures     %ld in a row\n", f.consecutive_failures);
