@@ -25,6 +25,7 @@
 #include "indexer/db_layout.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
+#include "indexer/read_ahead.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
@@ -143,7 +144,6 @@ struct Writer::Impl {
   Time newest_snapshot = 0;                    // observed time of that snapshot
   bool have_newest = false;
   std::vector<std::string> snapshot_hashes;
-  std::unordered_set<std::string> seen_hashes;  // bodies seen in this run
   std::unordered_map<std::string, Xapian::termcount> spelling;  // word -> occurrences
   bool in_transaction = false;
   std::chrono::steady_clock::time_point transaction_start;
@@ -455,31 +455,26 @@ struct Writer::Impl {
     }
   }
 
-  void ingest_one(const Snapshot& snap) {
-    std::string body;
-    try {
-      body = read_file(snap.path);
-    } catch (const std::exception& e) {
+  void apply_snapshot(ReadSnapshot& read) {
+    const Snapshot& snap = *read.snapshot;
+    using Status = ReadSnapshot::Status;
+    if (read.status == Status::kUnreadable) {
       summary->errors++;
-      message(std::string("error: ") + e.what());
+      message("error: " + read.error);
       return;
     }
     summary->snapshots_read++;
-    const std::string body_hash = hash_hex(body);
-    if (seen_hashes.count(body_hash) || !db.get_metadata(schema::kMetaSnapshotPrefix + body_hash).empty()) {
+    if (read.status == Status::kAlreadyIngested) {
       summary->snapshots_skipped++;
       return;
     }
-    ParsedFeed parsed;
-    try {
-      parsed = parse_feed(body, snap.path);
-    } catch (const FeedError& e) {
+    if (read.status == Status::kNotAFeed) {
       summary->errors++;
-      message(std::string("error: ") + e.what());
+      message("error: " + read.error);
       return;
     }
-    body.clear();
-    body.shrink_to_fit();
+    ParsedFeed& parsed = read.feed;
+    const std::string& body_hash = read.body_hash;
     for (const auto& w : parsed.warnings) message("warning: " + w);
     summary->warnings += static_cast<long>(parsed.warnings.size());
 
@@ -490,7 +485,6 @@ struct Writer::Impl {
       flush_batch(false);
       start_batch(id);
     }
-    seen_hashes.insert(body_hash);
     snapshot_hashes.push_back(body_hash);
     if (!snap.feed_title.empty()) feed.title = snap.feed_title;
     else if (!parsed.title.empty()) feed.title = parsed.title;
@@ -559,11 +553,16 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
 
   w.options = &options;
   w.feed_id.clear();
-  w.seen_hashes.clear();
   long done = 0;
   try {
-    for (const auto& snap : snapshots) {
-      w.ingest_one(snap);
+    std::unordered_set<std::string> ingested;
+    const std::string prefix = schema::kMetaSnapshotPrefix;
+    for (auto it = w.db.metadata_keys_begin(prefix); it != w.db.metadata_keys_end(prefix); ++it)
+      ingested.insert((*it).substr(prefix.size()));
+    ReadAhead reader(snapshots, std::move(ingested));
+    ReadSnapshot read;
+    while (reader.next(read)) {
+      w.apply_snapshot(read);
       if (options.on_progress) options.on_progress(++done, static_cast<long>(snapshots.size()));
     }
     w.flush_batch(true);
