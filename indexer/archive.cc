@@ -41,16 +41,29 @@ std::string file_stamp(Time t) {
   return out;
 }
 
+// True when `path` is a regular file holding exactly `bytes`.
+bool holds(const fs::path& path, const std::string& bytes) {
+  std::error_code ec;
+  if (fs::file_size(path, ec) != bytes.size() || ec) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string have(bytes.size(), '\0');
+  in.read(have.data(), static_cast<std::streamsize>(have.size()));
+  return in && have == bytes;
+}
+
 }  // namespace
 
-std::string archive_snapshot(const std::string& archive_dir, const FetchResponse& r) {
+ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
   fs::path dir = fs::path(archive_dir) / r.feed_id;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
   std::string stem = file_stamp(r.fetched_at);
   fs::path body = dir / (stem + ".xml");
-  for (int n = 1; fs::exists(body); ++n) body = dir / (stem + "-" + std::to_string(n) + ".xml");
+  for (int n = 1; fs::exists(body); ++n) {
+    if (holds(body, r.body)) return {body.string(), true};
+    body = dir / (stem + "-" + std::to_string(n) + ".xml");
+  }
   fs::path headers = body;
   headers.replace_extension(".headers.json");
   auto opt = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
@@ -63,10 +76,11 @@ std::string archive_snapshot(const std::string& archive_dir, const FetchResponse
                       {"date", opt(r.date)},
                       {"contentType", opt(r.content_type)},
                       {"contentLength", std::to_string(r.body.size())}};
+  if (extra.is_object()) h.update(extra);
   // The headers first: a body without them would still be read, with less known.
   write_atomically(headers, h.dump(2) + "\n");
   write_atomically(body, r.body);
-  return body.string();
+  return {body.string(), false};
 }
 
 std::string resolve_archive_path(const std::string& from_option) {

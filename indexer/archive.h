@@ -6,16 +6,27 @@
 // lastModified, date, contentType, contentLength).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "indexer/fetch.h"
 
 namespace blogsearch {
 
+struct ArchivedFile {
+  std::string path;      // the .xml
+  bool existed = false;  // the same body was already archived under this time
+};
+
 // Writes both files (each to a temporary name, then renamed, so a crash never
-// leaves half a snapshot) and returns the path of the .xml. Throws
-// std::runtime_error naming the path when the disk refuses.
-std::string archive_snapshot(const std::string& archive_dir, const FetchResponse& response);
+// leaves half a snapshot) and returns the path of the .xml. `extra` (a JSON
+// object) is merged into the headers file, to say where a snapshot came from.
+// When the file for this time already holds the same body nothing is written,
+// so archiving the same thing twice (a re-run of import-git) is a no-op.
+// Throws std::runtime_error naming the path when the disk refuses.
+ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
+                              const nlohmann::json& extra = nlohmann::json::object());
 
 // --archive, else $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive
 // (~/.local/share/blogsearch/archive).

@@ -6,7 +6,7 @@
 // nodes into the Post's strings; nothing is re-parsed except short HTML titles.
 #include "indexer/feed_parser.h"
 
-#include <libxml/HTMLparser.h>
+#include <libxml/HTMLparser.h>  // htmlEntityLookup
 #include <libxml/tree.h>
 #include <libxml/uri.h>
 
@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "indexer/date.h"
+#include "indexer/feed_text.h"
+#include "indexer/html_text.h"
 #include "indexer/xml_input.h"
 
 namespace blogsearch {
@@ -56,148 +58,6 @@ Ns classify_namespace(const xmlChar* href) {
 
 bool name_is(const xmlNode* n, const char* name) {
   return std::strcmp(reinterpret_cast<const char*>(n->name), name) == 0;
-}
-
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
-std::string trimmed(std::string s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
-  if (b > 0 || e < s.size()) s = s.substr(b, e - b);
-  return s;
-}
-
-// Runs of white space (and no-break spaces) become one space; ends trimmed.
-std::string collapsed(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool pending = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = s[i];
-    bool space = is_space(c);
-    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
-      space = true;
-      ++i;
-    }
-    if (space) {
-      pending = !out.empty();
-      continue;
-    }
-    if (pending) out += ' ';
-    pending = false;
-    out += static_cast<char>(c);
-  }
-  return out;
-}
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// A title given as HTML ("AT&amp;amp;T", "<b>New</b> release") as plain text,
-// read with libxml2's HTML parser; script and style text is dropped.
-void gather_html_text(const xmlNode* n, std::string& out) {
-  for (const xmlNode* c = n; c != nullptr; c = c->next) {
-    if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-      if (c->content) out += reinterpret_cast<const char*>(c->content);
-    } else if (c->type == XML_ELEMENT_NODE) {
-      if (name_is(c, "script") || name_is(c, "style")) continue;
-      if (name_is(c, "br") || name_is(c, "p") || name_is(c, "div")) out += ' ';
-      if (name_is(c, "img")) {
-        xmlChar* alt = xmlGetProp(c, reinterpret_cast<const xmlChar*>("alt"));
-        if (alt) out.append(" ").append(reinterpret_cast<const char*>(alt)).append(" ");
-        xmlFree(alt);
-      }
-      gather_html_text(c->children, out);
-    }
-  }
-}
-
-std::string html_to_plain(std::string_view html) {
-  if (html.find_first_of("<&") == std::string_view::npos) return collapsed(html);
-  std::string wrapped = "<html><body>";
-  wrapped.append(html);
-  wrapped += "</body></html>";
-  htmlDocPtr doc = htmlReadMemory(wrapped.data(), static_cast<int>(wrapped.size()), nullptr, "UTF-8",
-                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                      HTML_PARSE_NONET);
-  if (doc == nullptr) return collapsed(html);
-  std::string text;
-  gather_html_text(xmlDocGetRootElement(doc), text);
-  xmlFreeDoc(doc);
-  return collapsed(text);
-}
-
-// RSS titles are meant to be plain but often carry escaped markup or
-// entities; only text that looks like HTML goes through the HTML parser, so
-// "AT&T" or "a < b" stay as written.
-bool looks_like_html(std::string_view s) {
-  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-    char c = s[i], d = s[i + 1];
-    if (c == '<' && (std::isalpha(static_cast<unsigned char>(d)) || d == '/' || d == '!')) return true;
-    if (c == '&') {
-      std::size_t semi = s.find(';', i);
-      if (semi != std::string_view::npos && semi - i <= 10 && semi > i + 1) {
-        bool word = true;
-        for (std::size_t k = i + 1; k < semi; ++k) {
-          word = word && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '#');
-        }
-        if (word) return true;
-      }
-    }
-  }
-  return false;
-}
-
-bool has_scheme(std::string_view s) {
-  std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  for (std::size_t i = 0; i < colon; ++i) {
-    char c = s[i];
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) return false;
-  }
-  return std::isalpha(static_cast<unsigned char>(s[0])) != 0;
-}
-
-bool is_web_address(std::string_view s) {
-  auto starts = [&](std::string_view prefix) {
-    if (s.size() < prefix.size()) return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-      if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-    }
-    return true;
-  };
-  return starts("http://") || starts("https://");
-}
-
-// "Name <mail>", "mail (Name)" and bare names as the name alone.
-std::string person_name(std::string s) {
-  s = collapsed(s);
-  if (s.find('@') == std::string::npos) return s;
-  std::size_t open = s.find('('), close = s.rfind(')');
-  if (open != std::string::npos && close != std::string::npos && close > open + 1) {
-    std::string inner = trimmed(s.substr(open + 1, close - open - 1));
-    if (inner.find('@') == std::string::npos) return inner;
-    return trimmed(s.substr(0, open));
-  }
-  std::size_t lt = s.find('<');
-  if (lt != std::string::npos && lt > 0) return trimmed(s.substr(0, lt));
-  return s;
 }
 
 void add_unique(std::vector<std::string>& list, std::string value) {
@@ -487,15 +347,15 @@ class Walker {
   std::string plain_title(const xmlNode* n) {
     if (atom_ || !attr(n, "type").empty()) {
       Text t = text_construct(n);
-      return t.html ? html_to_plain(t.value) : collapsed(t.value);
+      return t.html ? html_to_text(t.value) : collapse_whitespace(t.value);
     }
     std::string s = has_element_child(n) ? serialise_children(n) : text_of(n);
-    return looks_like_html(s) ? html_to_plain(s) : collapsed(s);
+    return looks_like_html(s) ? html_to_text(s) : collapse_whitespace(s);
   }
 
   // Resolves href against xml:base in scope at n, else the feed's link.
   std::string resolve(const xmlNode* n, std::string href) {
-    href = trimmed(std::move(href));
+    href = trim_copy(href);
     if (href.empty() || has_scheme(href)) return href;
     xmlChar* base = xmlNodeGetBase(doc_, n);
     std::string b = base ? reinterpret_cast<const char*>(base) : "";
@@ -521,8 +381,8 @@ class Walker {
     std::string name, email;
     for (const xmlNode* c = n->children; c; c = c->next) {
       if (c->type != XML_ELEMENT_NODE) continue;
-      if (name_is(c, "name")) name = collapsed(text_of(c));
-      if (name_is(c, "email")) email = collapsed(text_of(c));
+      if (name_is(c, "name")) name = collapse_whitespace(text_of(c));
+      if (name_is(c, "email")) email = collapse_whitespace(text_of(c));
     }
     if (!has_element_child(n)) return person_name(text_of(n));
     return name.empty() ? email : name;
@@ -555,13 +415,13 @@ class Walker {
           if (atom_ || !attr(c, "href").empty()) {
             atom_link(c, alternate_html, alternate_any);
           } else if (rss_link.empty()) {
-            rss_link = trimmed(text_of(c));
+            rss_link = trim_copy(text_of(c));
           }
         } else if (atom_ && name_is(c, "author")) {
           add_unique(feed_authors_, atom_person(c));
         }
       } else if (ns == Ns::kDc && name_is(c, "title") && dc_title.empty()) {
-        dc_title = collapsed(text_of(c));
+        dc_title = collapse_whitespace(text_of(c));
       }
     }
     if (out_.title.empty()) out_.title = dc_title;
@@ -577,7 +437,7 @@ class Walker {
 
   Post read_item(const xmlNode* item) {
     Draft d;
-    d.about = trimmed(attr(item, "about", Ns::kRdf));
+    d.about = trim_copy(attr(item, "about", Ns::kRdf));
     std::string dc_title;
     Text dc_description;
     for (const xmlNode* c = item->children; c; c = c->next) {
@@ -590,7 +450,7 @@ class Walker {
         if (!std::strcmp(name, "creator") || !std::strcmp(name, "author")) {
           add_unique(d.authors, person_name(text_of(c)));
         } else if (!std::strcmp(name, "subject")) {
-          add_unique(d.categories, collapsed(text_of(c)));
+          add_unique(d.categories, collapse_whitespace(text_of(c)));
         } else if (!std::strcmp(name, "date")) {
           if (!d.dc_date) d.dc_date = parse_date(text_of(c));
         } else if (!std::strcmp(name, "title")) {
@@ -633,19 +493,19 @@ class Walker {
       }
     } else if (!std::strcmp(name, "guid")) {
       if (d.guid.empty()) {
-        d.guid = trimmed(text_of(c));
+        d.guid = trim_copy(text_of(c));
         std::string permalink = attr(c, "isPermaLink");
         d.guid_is_permalink = permalink.empty() || permalink == "true";
       }
     } else if (!std::strcmp(name, "id")) {
-      if (d.atom_id.empty()) d.atom_id = trimmed(text_of(c));
+      if (d.atom_id.empty()) d.atom_id = trim_copy(text_of(c));
     } else if (!std::strcmp(name, "author")) {
       add_unique(d.authors, atom_person(c));
     } else if (!std::strcmp(name, "category")) {
       std::string term = attr(c, "term");
       if (term.empty()) term = attr(c, "label");
       if (term.empty()) term = own_text(c);
-      add_unique(d.categories, collapsed(term));
+      add_unique(d.categories, collapse_whitespace(term));
     } else if (!std::strcmp(name, "pubDate")) {
       date(d.pub_date);
     } else if (!std::strcmp(name, "published")) {

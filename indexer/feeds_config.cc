@@ -39,6 +39,8 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
+    // toml++ reports a file it cannot open as a parse error at line 0.
+    if (e.source().begin.line == 0) throw ConfigError(path + ": cannot read: " + std::string(e.description()));
     throw ConfigError(where(path, e.source()) + ": " + std::string(e.description()));
   } catch (const std::exception& e) {
     throw ConfigError(path + ": " + e.what());

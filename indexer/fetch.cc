@@ -236,7 +236,6 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
 
   while (!queue.empty() || !active.empty()) {
     const auto now = Clock::now();
-    auto next_wake = now + std::chrono::seconds(1);
     for (auto it = queue.begin(); it != queue.end();) {
       Job& j = **it;
       if (j.not_before <= now && static_cast<int>(active.size()) < options.max_parallel &&
@@ -245,13 +244,13 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
         it = queue.erase(it);
         start(std::move(job));
       } else {
-        if (j.not_before > now) next_wake = std::min(next_wake, j.not_before);
         ++it;
       }
     }
     int running = 0;
     curl_multi_perform(multi, &running);
     int left = 0;
+    bool slot_freed = false;
     while (CURLMsg* msg = curl_multi_info_read(multi, &left)) {
       if (msg->msg != CURLMSG_DONE) continue;
       CURL* e = msg->easy_handle;
@@ -263,6 +262,7 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
       curl_easy_cleanup(e);
       job->easy = nullptr;
       per_host[job->host]--;
+      slot_freed = true;
       if (retry_in >= 0) {
         job->not_before = Clock::now() + std::chrono::milliseconds(static_cast<long>(retry_in * 1000));
         queue.push_back(std::move(job));
@@ -272,6 +272,16 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
       }
     }
     if (active.empty() && queue.empty()) break;
+    // A finished transfer frees a slot: start the next one now rather than
+    // after the poll below, which only wakes for the transfers still running
+    // (or not at all when none is).
+    if (slot_freed) continue;
+    // A job waiting for a slot starts when a transfer ends, which wakes the
+    // poll; a job with a free slot waiting for its backoff wakes it by time.
+    auto next_wake = Clock::now() + std::chrono::seconds(1);
+    for (const auto& j : queue)
+      if (static_cast<int>(active.size()) < options.max_parallel && per_host[j->host] < options.max_per_host)
+        next_wake = std::min(next_wake, j->not_before);
     auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(next_wake - Clock::now()).count();
     curl_multi_poll(multi, nullptr, 0, static_cast<int>(std::clamp<long long>(wait_ms, 0, 1000)), nullptr);
   }

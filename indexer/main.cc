@@ -19,6 +19,7 @@
 #include "indexer/html_text.h"
 #include "indexer/archive.h"
 #include "indexer/feeds_config.h"
+#include "indexer/import_git.h"
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
 #include "indexer/update.h"
@@ -162,6 +163,11 @@ int run_rebuild(const AddArgs& args) {
   std::vector<Snapshot> snapshots = collect_snapshots({archive}, "", errors);
   for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << " (the archive to rebuild from)\n";
   if (!errors.empty()) return kInputError;
+  // A wrong --archive must not replace a full index with an empty one.
+  if (snapshots.empty()) {
+    std::cerr << "blogsearch-index: no snapshots in " << archive << "; the database was left as it is\n";
+    return kInputError;
+  }
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
   try {
@@ -184,6 +190,7 @@ struct FetchArgs {
   std::vector<std::string> feeds;
   bool quiet = false;
   double wait = 0;
+  FetchOptions fetch;
 };
 
 int run_fetch(const FetchArgs& args) {
@@ -207,6 +214,7 @@ int run_fetch(const FetchArgs& args) {
   }
   UpdateOptions options;
   options.archive_dir = resolve_archive_path(args.archive);
+  options.fetch = args.fetch;
   Console console;
   options.ingest = console.ingest_options(true, 0);
   try {
@@ -230,6 +238,55 @@ int run_fetch(const FetchArgs& args) {
   } catch (const DatabaseError& e) {
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
+  } catch (const std::runtime_error& e) {  // libcurl could not be set up
+    std::cerr << "blogsearch-index: fetch: " << e.what() << '\n';
+    return kInputError;
+  }
+}
+
+struct ImportGitArgs {
+  std::string db, archive, repo, path, feed;
+  bool quiet = false;
+  double wait = 0;
+};
+
+int run_import_git(const ImportGitArgs& args) {
+  const std::string db_path = schema::resolve_db_path(args.db);
+  Console console;
+  ImportGitOptions import;
+  import.repo = args.repo;
+  import.path = args.path;
+  import.feed_id = args.feed;
+  import.archive_dir = resolve_archive_path(args.archive);
+  IngestOptions options = console.ingest_options(args.quiet, 0);
+  import.on_message = options.on_message;
+  try {
+    // Archive and database are written under the one writer lock, as fetch does.
+    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    ImportGitResult r = import_git_history(import);
+    options = console.ingest_options(args.quiet, r.snapshots.size());
+    IngestSummary s = writer->ingest(r.snapshots, options);
+    console.clear();
+    std::printf(
+        "blogsearch-index: %ld versions of %s in %s as feed %s: %ld archived, %ld already in %s, "
+        "%ld with headers.json, %ld skipped\n",
+        r.versions, args.path.c_str(), args.repo.c_str(), r.feed_id.c_str(), r.archived, r.already_archived,
+        import.archive_dir.c_str(), r.with_headers, r.skipped);
+    print_summary(s);
+    if (r.skipped == 0 && s.errors == 0) return kOk;
+    return r.snapshots.empty() ? kInputError : kPartial;
+  } catch (const ImportError& e) {
+    std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
+    return kInputError;
+  } catch (const DatabaseLocked& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const DatabaseError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kLocked;
+  } catch (const std::runtime_error& e) {
+    std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
+    return kInputError;
   }
 }
 
@@ -249,6 +306,14 @@ int run_stats(const std::string& db_option) {
       if (!f.oldest.empty())
         std::printf("    published    %s .. %s\n", f.oldest.substr(0, 10).c_str(), f.newest.substr(0, 10).c_str());
       std::printf("    last ingest  %s\n", f.last_ingest.empty() ? "never" : f.last_ingest.c_str());
+      if (f.fetched) {
+        std::printf("    fetch url    %s\n", f.fetch_url.c_str());
+        if (!f.final_url.empty() && f.final_url != f.fetch_url) std::printf("    final url    %s\n", f.final_url.c_str());
+        std::printf("    last fetch   %s, HTTP %d%s%s\n", f.last_attempt.c_str(), f.last_status,
+                    f.last_error.empty() ? "" : ": ", f.last_error.c_str());
+        std::printf("    last success %s\n", f.last_success.empty() ? "never" : f.last_success.c_str());
+        if (f.consecutive_failures > 0) std::printf("    failures     %ld in a row\n", f.consecutive_failures);
+      }
     }
     return kOk;
   } catch (const DatabaseError& e) {
@@ -288,6 +353,14 @@ int main(int argc, char** argv) {
   fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   fetch->add_flag("-q,--quiet", fetch_args.quiet, "Report only failures and the summary");
   fetch->add_option("--wait", fetch_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  fetch->add_option("--timeout", fetch_args.fetch.timeout_seconds, "Give up on a request after SECONDS")
+      ->capture_default_str()->check(CLI::Range(1L, 3600L));
+  fetch->add_option("--connect-timeout", fetch_args.fetch.connect_timeout_seconds, "Give up connecting after SECONDS")
+      ->capture_default_str()->check(CLI::Range(1L, 600L));
+  fetch->add_option("--retries", fetch_args.fetch.max_retries, "Extra attempts after a timeout, a refused connection or a 5xx")
+      ->capture_default_str()->check(CLI::Range(0, 10));
+  fetch->add_option("--max-body", fetch_args.fetch.max_body_bytes, "Abort bodies larger than BYTES (after decoding)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
 
   AddArgs rebuild_args;
   std::string rebuild_archive;
@@ -297,6 +370,18 @@ int main(int argc, char** argv) {
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, "No progress line");
   rebuild->add_option("--wait", rebuild_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+
+  ImportGitArgs git_args;
+  auto* import_git = app.add_subcommand(
+      "import-git", "Archive and index every committed version of a feed file in a git repository (git scraping)");
+  import_git->add_option("REPO", git_args.repo, "Git repository (work tree or bare)")->required();
+  import_git->add_option("--path", git_args.path, "The feed file, relative to the repository root")->required();
+  import_git->add_option("--feed", git_args.feed, "Feed id (default: the name of the folder holding PATH)");
+  import_git->add_option("--archive", git_args.archive,
+                         "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+  import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  import_git->add_flag("-q,--quiet", git_args.quiet, "No progress line");
+  import_git->add_option("--wait", git_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
@@ -312,6 +397,7 @@ int main(int argc, char** argv) {
   if (add->parsed()) return run_add(add_args);
   if (stats->parsed()) return run_stats(stats_db);
   if (fetch->parsed()) return run_fetch(fetch_args);
+  if (import_git->parsed()) return run_import_git(git_args);
   if (rebuild->parsed()) {
     if (!rebuild_archive.empty()) rebuild_args.paths = {rebuild_archive};
     return run_rebuild(rebuild_args);

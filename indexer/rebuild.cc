@@ -3,12 +3,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "indexer/db_layout.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
+
+namespace {
+constexpr std::chrono::milliseconds kReaderGrace{1500};
+}  // namespace
 
 IngestSummary rebuild_database(const std::string& db_path, const std::vector<Snapshot>& snapshots,
                                const IngestOptions& options) {
@@ -45,12 +51,30 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
       to.commit();
     }
     switch_generation(db_path, generation);
+    // A reader that read the old stub just before the rename still has to
+    // open the old generation's tables; removing them at once makes its open
+    // fail (the e2e test saw it). Readers that have opened them keep working
+    // after the removal, so a short grace period closes the window.
+    std::this_thread::sleep_for(kReaderGrace);
     remove_stale_generations(db_path);
     return summary;
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove_all(generation, ec);
-    throw;
+    // Callers handle DatabaseLocked and DatabaseError only; a failed stub
+    // rename or a Xapian error while copying state must not escape as
+    // something else.
+    try {
+      throw;
+    } catch (const DatabaseLocked&) {
+      throw;
+    } catch (const DatabaseError&) {
+      throw;
+    } catch (const Xapian::Error& e) {
+      throw DatabaseError("rebuild of " + db_path + " failed: " + e.get_description());
+    } catch (const std::runtime_error& e) {
+      throw DatabaseError("rebuild of " + db_path + " failed: " + e.what());
+    }
   }
 }
 

@@ -59,6 +59,20 @@ DatabaseStats read_stats(const std::string& path) {
       f.title = j.value("title", "");
       f.url = j.value("url", "");
       f.last_ingest = j.value("last_ingest", "");
+      if (auto st = j.find("fetch"); st != j.end() && st->is_object()) {
+        f.fetched = true;
+        auto text = [&](const char* key) {
+          auto v = st->find(key);
+          return v != st->end() && v->is_string() ? v->get<std::string>() : std::string();
+        };
+        f.fetch_url = text("url");
+        f.final_url = text("final_url");
+        f.last_attempt = text("last_attempt");
+        f.last_success = text("last_success");
+        f.last_error = text("last_error");
+        f.last_status = st->value("last_status", 0);
+        f.consecutive_failures = st->value("consecutive_failures", 0L);
+      }
       const std::string feed_term = schema::exact_term(schema::kFeed, f.id);
       f.posts = static_cast<long>(db.get_termfreq(feed_term));
       Xapian::Enquire enquire(db);

@@ -14,6 +14,11 @@ struct FeedStats {
   long in_feed = 0;
   std::string oldest, newest;  // RFC 3339 of published dates, "" if none
   std::string last_ingest;     // RFC 3339, "" if never
+  // What `fetch` last recorded; fetched = false when it never ran for this feed.
+  bool fetched = false;
+  std::string fetch_url, final_url, last_attempt, last_success, last_error;
+  int last_status = 0;
+  long consecutive_failures = 0;
 };
 
 struct DatabaseStats {

@@ -68,7 +68,7 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
           // truncated body never enters the archive.
           parse_feed(r.body, r.final_url);
           Snapshot snap;
-          snap.path = archive_snapshot(options.archive_dir, r);
+          snap.path = archive_snapshot(options.archive_dir, r).path;
           snap.feed_id = feeds[i].id;
           snap.feed_title = feeds[i].title;
           snap.observed = r.fetched_at;

@@ -2,6 +2,7 @@
 #include "indexer/xml_input.h"
 
 #include <iconv.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
@@ -161,11 +162,18 @@ struct ErrorLog {
   int count = 0;
   int first_line = 0;
   std::string first_message;
+  std::vector<std::string> undeclared;  // entity names used but never declared
 };
 
 void on_error(void* ctx, xmlErrorPtr err) {
   auto* log = static_cast<ErrorLog*>(ctx);
   if (err == nullptr || err->level < XML_ERR_ERROR) return;
+  if (err->code == XML_ERR_UNDECLARED_ENTITY && err->str1 != nullptr && log->undeclared.size() < 64) {
+    std::string entity = err->str1;
+    bool known = false;
+    for (const auto& u : log->undeclared) known = known || u == entity;
+    if (!known) log->undeclared.push_back(std::move(entity));
+  }
   if (log->count++ == 0) {
     log->first_line = err->line;
     std::string msg = err->message ? err->message : "unknown error";
@@ -205,6 +213,54 @@ class ErrorCapture {
   xmlGenericErrorFunc old_generic_;
   void* old_generic_ctx_;
 };
+
+// Feeds written by HTML tools use HTML's entity names (&nbsp;, &eacute;)
+// without declaring them, and libxml2 drops such references. Rewrites the
+// named ones as character references, outside CDATA sections and comments;
+// false when no name was an HTML entity.
+bool rewrite_html_entities(std::string_view in, const std::vector<std::string>& names,
+                           std::string& out) {
+  out.clear();
+  out.reserve(in.size() + 64);
+  bool changed = false;
+  std::size_t i = 0;
+  while (i < in.size()) {
+    char c = in[i];
+    if (c == '<' && in.compare(i, 9, "<![CDATA[") == 0) {
+      std::size_t end = in.find("]]>", i);
+      end = end == std::string_view::npos ? in.size() : end + 3;
+      out.append(in.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    if (c == '<' && in.compare(i, 4, "<!--") == 0) {
+      std::size_t end = in.find("-->", i);
+      end = end == std::string_view::npos ? in.size() : end + 3;
+      out.append(in.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    if (c == '&') {
+      std::size_t semi = in.find(';', i);
+      if (semi != std::string_view::npos && semi - i <= 32) {
+        std::string name(in.substr(i + 1, semi - i - 1));
+        bool listed = false;
+        for (const auto& n : names) listed = listed || n == name;
+        const htmlEntityDesc* html =
+            listed ? htmlEntityLookup(reinterpret_cast<const xmlChar*>(name.c_str())) : nullptr;
+        if (html != nullptr) {
+          out += "&#" + std::to_string(html->value) + ";";
+          i = semi + 1;
+          changed = true;
+          continue;
+        }
+      }
+    }
+    out += c;
+    ++i;
+  }
+  return changed;
+}
 
 bool is_blank(std::string_view b) {
   for (char c : b) {
@@ -260,13 +316,25 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
     }
   }
 
-  ErrorLog log;
-  xmlDoc* doc;
-  {
+  auto parse = [&](std::string_view text, ErrorLog& log) {
     ErrorCapture capture(&log);
-    doc = xmlReadMemory(input.data(), static_cast<int>(input.size()), nullptr, encoding, options);
+    return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, options));
+  };
+  ErrorLog log;
+  XmlDoc owned = parse(input, log);
+  std::string rewritten;
+  if (!log.undeclared.empty() && rewrite_html_entities(input, log.undeclared, rewritten)) {
+    ErrorLog second;
+    XmlDoc again = parse(rewritten, second);
+    if (again && second.count < log.count) {
+      warnings.push_back(name + ":" + std::to_string(log.first_line) + ": undeclared HTML entities (&" +
+                         log.undeclared[0] + ";" + (log.undeclared.size() > 1 ? " and others" : "") +
+                         ") read as characters");
+      owned = std::move(again);
+      log = std::move(second);
+    }
   }
-  XmlDoc owned(doc);
+  xmlDoc* doc = owned.get();
   std::string where = name + ":" + std::to_string(log.first_line);
   if (!owned || xmlDocGetRootElement(doc) == nullptr) {
     throw FeedError(where + ": not XML" +

@@ -73,29 +73,73 @@ const char* facet_prefix(const std::string& name) {
 // Counts the exact-match terms (K, XAUTHOR, XFEED, M) of every matching
 // document. The writer keeps no values for these, and a post can have
 // several categories and authors, which one value slot could not hold.
+// The spy only records docids; counting happens afterwards in count().
+// Glass stores termlists zlib-compressed and a long post's is large, so
+// when many documents match it is much cheaper to walk the (short) posting
+// lists of the facet terms than to read every matching termlist; for a few
+// matches each termlist is read once, for all prefixes together.
 class TermFacetSpy : public Xapian::MatchSpy {
  public:
   explicit TermFacetSpy(std::vector<std::string> prefixes)
       : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {}
 
-  void operator()(const Xapian::Document& doc, double) override {
-    for (std::size_t i = 0; i < prefixes_.size(); ++i) {
-      const std::string& prefix = prefixes_[i];
-      Xapian::TermIterator it = doc.termlist_begin();
-      it.skip_to(prefix);
-      for (; it != doc.termlist_end(); ++it) {
-        const std::string term = *it;
-        if (term.compare(0, prefix.size(), prefix) != 0) break;
-        ++counts_[i][term];
-      }
-    }
+  void operator()(const Xapian::Document& doc, double) override { matched_.push_back(doc.get_docid()); }
+
+  void count(const Xapian::Database& db) {
+    if (prefixes_.empty() || matched_.empty()) return;
+    // A termlist costs far more than a posting (it is compressed and holds
+    // every word of the post): only read them when very few documents match.
+    if (matched_.size() * 64 < db.get_doccount()) count_by_termlists(db);
+    else count_by_postlists(db);
   }
 
   const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
 
  private:
+  void count_by_termlists(const Xapian::Database& db) {
+    std::vector<std::size_t> order(prefixes_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [this](auto a, auto b) { return prefixes_[a] < prefixes_[b]; });
+    for (Xapian::docid did : matched_) {
+      Xapian::TermIterator it = db.termlist_begin(did);
+      for (std::size_t i : order) {
+        const std::string& prefix = prefixes_[i];
+        it.skip_to(prefix);
+        for (; it != db.termlist_end(did); ++it) {
+          const std::string term = *it;
+          if (term.compare(0, prefix.size(), prefix) != 0) break;
+          ++counts_[i][term];
+        }
+        if (it == db.termlist_end(did)) break;
+      }
+    }
+  }
+
+  void count_by_postlists(const Xapian::Database& db) {
+    const bool everything = matched_.size() == db.get_doccount();
+    std::vector<char> is_match;
+    if (!everything) {
+      is_match.assign(db.get_lastdocid() + 1, 0);
+      for (Xapian::docid did : matched_) is_match[did] = 1;
+    }
+    for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+      const std::string& prefix = prefixes_[i];
+      for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
+        Xapian::doccount n = 0;
+        if (everything) {
+          n = t.get_termfreq();
+        } else {
+          const std::string term = *t;
+          for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) n += is_match[*p];
+        }
+        if (n) counts_[i][*t] = n;
+      }
+    }
+  }
+
   std::vector<std::string> prefixes_;
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
+  std::vector<Xapian::docid> matched_;
 };
 
 bool is_month_term(const std::string& term) {
@@ -369,6 +413,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     if (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated)
       result.suggestion.clear();
   }
+  spy.count(db_);
   for (std::size_t i = 0; i < request.facets.size(); ++i)
     result.facets.push_back(
         make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), request.facet_limit));

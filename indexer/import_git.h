@@ -1,0 +1,53 @@
+// import_git.h: backfilling the archive from a git-scraping repository.
+//
+// Some people archive a feed by committing it to git on a schedule ("git
+// scraping"): every commit that touched the file is one fetch. This module
+// turns each committed version of that file into a snapshot observed at the
+// commit time, in commit order, with the `headers.json` committed beside the
+// file (same folder, same commit) when there is one, and writes it into the
+// archive like `fetch` would, so a later `rebuild` sees it too.
+//
+// git runs as a subprocess (`git log`, `git cat-file --batch`); nothing is
+// changed in the repository. import_git_history throws ImportError with a
+// one-line message when git cannot run, REPO is not a repository or PATH was
+// never committed; a version that is not a feed is reported through
+// on_message, counted and skipped. Archive write failures throw
+// std::runtime_error naming the path.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "indexer/snapshot.h"
+
+namespace blogsearch {
+
+class ImportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ImportGitOptions {
+  std::string repo;         // work tree or bare repository
+  std::string path;         // the feed file, relative to the repository root
+  std::string feed_id;      // "" = the name of the folder holding `path`
+  std::string archive_dir;  // where the versions are written
+  std::string git = "git";  // the program to run
+  std::function<void(const std::string&)> on_message;  // one-line warnings
+};
+
+struct ImportGitResult {
+  std::string feed_id;
+  std::vector<Snapshot> snapshots;  // archived versions, oldest first
+  long versions = 0;                // commits that changed `path`
+  long archived = 0;                // written to the archive now
+  long already_archived = 0;        // found there from an earlier import
+  long with_headers = 0;            // had a headers.json beside them
+  long skipped = 0;                 // not a feed, or empty
+};
+
+ImportGitResult import_git_history(const ImportGitOptions& options);
+
+}  // namespace blogsearch

@@ -1,0 +1,253 @@
+#include "query/cgi_app.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "query/format.h"
+#include "query/format_web.h"
+
+namespace blogsearch::web {
+
+namespace {
+
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 503: return "Service Unavailable";
+    default: return "Internal Server Error";
+  }
+}
+
+const char* content_type(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson: return "application/json";
+    case OutputFormat::kAtom: return "application/atom+xml; charset=utf-8";
+    case OutputFormat::kOpenSearch: return "application/opensearchdescription+xml; charset=utf-8";
+    case OutputFormat::kHtml: break;
+  }
+  return "text/html; charset=utf-8";
+}
+
+Response make_response(int status, OutputFormat format, std::string body) {
+  Response r;
+  r.status = status;
+  r.headers = {{"Content-Type", content_type(format)},
+               {"Content-Security-Policy", kContentSecurityPolicy},
+               {"X-Content-Type-Options", "nosniff"},
+               {"Referrer-Policy", "no-referrer"},
+               {"X-Frame-Options", "DENY"},
+               {"Cache-Control", status == 200 ? "max-age=60" : "no-store"}};
+  r.body = std::move(body);
+  return r;
+}
+
+// A host name as a Host header may carry it (name or [v6], optional port);
+// anything else is not trusted into links.
+bool plausible_host(const std::string& host) {
+  if (host.empty() || host.size() > 255) return false;
+  for (unsigned char c : host)
+    if (!(std::isalnum(c) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']')) return false;
+  return true;
+}
+
+bool plausible_path(const std::string& path) {
+  if (path.empty() || path[0] != '/' || path.size() > 1024) return false;
+  for (unsigned char c : path)
+    if (!(std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~')) return false;
+  return true;
+}
+
+std::string self_url(const CgiEnvironment& env) {
+  std::string host = plausible_host(env.http_host) ? env.http_host : "";
+  if (host.empty() && plausible_host(env.server_name)) {
+    host = env.server_name;
+    if (!env.server_port.empty() && env.server_port != "80" && env.server_port != "443" &&
+        plausible_host(env.server_port))
+      host += ":" + env.server_port;
+  }
+  if (host.empty()) return "";
+  const bool tls = env.https == "on" || env.https == "ON" || env.https == "1" || env.request_scheme == "https";
+  return std::string(tls ? "https://" : "http://") + host +
+         (plausible_path(env.script_name) ? env.script_name : "/");
+}
+
+// QueryError messages name CLI options; on the web they are parameters.
+std::string web_wording(std::string message) {
+  for (const char* name : {"since", "until", "limit", "category", "author", "feed"}) {
+    const std::string option = std::string("--") + name;
+    for (std::size_t at; (at = message.find(option)) != std::string::npos;) message.replace(at, option.size(), name);
+  }
+  return message;
+}
+
+Response error_response(const PageError& error, const PageContext& context) {
+  std::ostringstream body;
+  if (context.query.format == OutputFormat::kJson) {
+    nlohmann::json j = {{"error", error.message}, {"status", error.status}};
+    if (error.column > 0) j["column"] = error.column;
+    body << dump_json(j, false) << "\n";
+    return make_response(error.status, OutputFormat::kJson, body.str());
+  }
+  write_html_error(body, error, context);
+  return make_response(error.status, OutputFormat::kHtml, body.str());
+}
+
+}  // namespace
+
+std::string serialize(const Response& response, bool head) {
+  std::string out = "Status: " + std::to_string(response.status) + " " + reason_phrase(response.status) + "\r\n";
+  for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
+  out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n\r\n";
+  if (!head) out += response.body;
+  return out;
+}
+
+bool CgiApp::DiskState::operator==(const DiskState& o) const {
+  return valid == o.valid && generation == o.generation && version_inode == o.version_inode &&
+         version_mtime == o.version_mtime && version_mtime_ns == o.version_mtime_ns &&
+         version_size == o.version_size;
+}
+
+CgiApp::CgiApp(CgiAppOptions options) : options_(std::move(options)) {}
+CgiApp::~CgiApp() = default;
+
+void CgiApp::log(const std::string& message) const {
+  if (options_.log) options_.log(message);
+  else std::cerr << "blogsearch.cgi: " << message << std::endl;
+}
+
+// A glass database rewrites its version file "iamglass" (a new inode) at
+// every commit; behind a stub the live generation is named in XAPIANDB.
+CgiApp::DiskState CgiApp::disk_state(const std::string& path) {
+  DiskState s;
+  std::string dir = path;
+  {
+    std::ifstream stub(path + "/XAPIANDB");
+    std::string kind;
+    if (stub && stub >> kind >> s.generation) dir = path + "/" + s.generation;
+  }
+  struct stat st {};
+  if (::stat((dir + "/iamglass").c_str(), &st) != 0) return s;
+  s.valid = true;
+  s.version_inode = st.st_ino;
+  s.version_mtime = st.st_mtim.tv_sec;
+  s.version_mtime_ns = st.st_mtim.tv_nsec;
+  s.version_size = st.st_size;
+  return s;
+}
+
+Searcher& CgiApp::searcher(const std::string& path) {
+  DiskState now = disk_state(path);
+  if (searcher_ && (path != searcher_path_ || !now.valid || !(now == searcher_state_))) forget_searcher();
+  if (!searcher_) {
+    searcher_ = std::make_unique<Searcher>(path);
+    searcher_path_ = path;
+    searcher_state_ = now;
+  }
+  return *searcher_;
+}
+
+void CgiApp::forget_searcher() {
+  searcher_.reset();
+  searcher_path_.clear();
+  searcher_state_ = DiskState{};
+}
+
+Response CgiApp::handle(const CgiEnvironment& env) {
+  DecodedRequest decoded = decode_query_string(env.query_string, options_.limits);
+  PageContext context;
+  context.query = decoded.query;
+  context.notices = decoded.notices;
+  context.self_url = self_url(env);
+
+  if (parse_method(env.request_method) == Method::kOther) {
+    Response r = error_response({405, "This search only answers GET and HEAD requests."}, context);
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  if (!decoded.error.empty()) return error_response({400, "Cannot search: " + decoded.error + "."}, context);
+
+  std::ostringstream body;
+  if (context.query.format == OutputFormat::kOpenSearch) {
+    write_opensearch(body, context);
+    return make_response(200, OutputFormat::kOpenSearch, body.str());
+  }
+  if (env.database.empty()) {
+    log("BLOGSEARCH_DB is not set in the web server's environment");
+    return error_response({503, "The search index is not configured."}, context);
+  }
+
+  const UnixTime now = options_.now ? options_.now()
+                                    : static_cast<UnixTime>(std::chrono::duration_cast<std::chrono::seconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                                                .count());
+  SearchRequest request;
+  try {
+    request = to_search_request(context.query, now);
+  } catch (const QueryError& e) {
+    return error_response({400, web_wording(e.what())}, context);
+  }
+  const bool start_page = context.query.is_empty();
+  switch (context.query.format) {
+    case OutputFormat::kAtom:
+      // A feed reader wants the newest matches, not the best ones.
+      request.sort = SortOrder::kDate;
+      request.reverse = false;
+      break;
+    case OutputFormat::kHtml:
+    case OutputFormat::kJson:
+      request.facets = {"category", "author", "feed", "month"};
+      request.facet_limit = 24;  // the histogram shows two years
+      break;
+    case OutputFormat::kOpenSearch: break;
+  }
+
+  SearchResult result;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      result = searcher(env.database).search(request);
+      break;
+    } catch (const QueryError& e) {
+      return error_response({400, web_wording(e.detail()), e.query(), e.column(), e.length()}, context);
+    } catch (const std::exception& e) {
+      // DatabaseUnavailable or a Xapian error passed on as runtime_error:
+      // during a rebuild the generation this searcher read may be gone, so
+      // open the database again (the stub now names the new one) and retry.
+      forget_searcher();
+      struct stat st {};
+      const bool exists = ::stat(env.database.c_str(), &st) == 0;
+      if (!exists || attempt >= options_.retries) {
+        log(e.what());
+        const bool unavailable = dynamic_cast<const DatabaseUnavailable*>(&e) != nullptr;
+        return error_response({unavailable ? 503 : 500,
+                               unavailable ? "The search index cannot be read right now. Please try again later."
+                                           : "The search failed. Please try again later."},
+                              context);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_pause_ms * (attempt + 1)));
+    }
+  }
+
+  switch (context.query.format) {
+    case OutputFormat::kJson:
+      body << dump_json(result_to_json(result, JsonOptions{}), false) << "\n";
+      break;
+    case OutputFormat::kAtom:
+      write_atom(body, result, context);
+      break;
+    default:
+      if (start_page) write_html_start(body, result, context);
+      else write_html_results(body, result, context);
+  }
+  return make_response(200, context.query.format, body.str());
+}
+
+}  // namespace blogsearch::web

@@ -1,0 +1,208 @@
+#include "query/cgi_request.h"
+
+#include <uriparser/Uri.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+
+#include "query/escape.h"
+
+namespace blogsearch::web {
+
+namespace {
+
+// Cuts `text` to at most `max` bytes without splitting a UTF-8 sequence.
+std::string cut_utf8(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+// A whole positive decimal number, or false. Values too big for unsigned
+// saturate: they are clamped to the limit later anyway.
+bool parse_count(const std::string& text, unsigned& out) {
+  if (text.empty() || text.size() > 20) return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  errno = 0;
+  unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  out = (errno == ERANGE || v > std::numeric_limits<unsigned>::max())
+            ? std::numeric_limits<unsigned>::max()
+            : static_cast<unsigned>(v);
+  return true;
+}
+
+bool parse_format(const std::string& name, OutputFormat& out) {
+  if (name == "html") out = OutputFormat::kHtml;
+  else if (name == "json") out = OutputFormat::kJson;
+  else if (name == "atom") out = OutputFormat::kAtom;
+  else if (name == "opensearch") out = OutputFormat::kOpenSearch;
+  else return false;
+  return true;
+}
+
+struct QueryListDeleter {
+  void operator()(UriQueryListA* list) const { uriFreeQueryListA(list); }
+};
+
+// Before every post: the start page and an empty Atom feed list all posts.
+constexpr UnixTime kBeginningOfTime = -(UnixTime{1} << 40);
+
+}  // namespace
+
+bool WebQuery::is_empty() const {
+  for (char c : q)
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+  return !has_filters();
+}
+
+const char* format_name(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson: return "json";
+    case OutputFormat::kAtom: return "atom";
+    case OutputFormat::kOpenSearch: return "opensearch";
+    case OutputFormat::kHtml: break;
+  }
+  return "html";
+}
+
+Method parse_method(std::string_view method) {
+  if (method == "GET") return Method::kGet;
+  if (method == "HEAD") return Method::kHead;
+  return Method::kOther;
+}
+
+DecodedRequest decode_query_string(std::string_view query_string, const RequestLimits& limits) {
+  DecodedRequest out;
+  WebQuery& w = out.query;
+  w.n = limits.default_per_page;
+  if (query_string.empty()) return out;
+
+  UriQueryListA* raw = nullptr;
+  int count = 0;
+  if (uriDissectQueryMallocExA(&raw, &count, query_string.data(),
+                               query_string.data() + query_string.size(), URI_TRUE,
+                               URI_BR_DONT_TOUCH) != URI_SUCCESS) {
+    out.error = "the query string cannot be read";
+    return out;
+  }
+  std::unique_ptr<UriQueryListA, QueryListDeleter> list(raw);
+
+  bool seen_q = false, seen_page = false, seen_n = false, seen_sort = false, seen_since = false,
+       seen_until = false, seen_format = false;
+  bool cut_values = false;
+  auto add_value = [&](std::vector<std::string>& values, std::string v) {
+    if (v.empty()) return;
+    if (values.size() >= limits.max_values) {
+      cut_values = true;
+      return;
+    }
+    values.push_back(cut_utf8(v, limits.max_query_bytes));
+  };
+  for (const UriQueryListA* item = list.get(); item; item = item->next) {
+    if (!item->key) continue;
+    const std::string key = item->key;
+    std::string value = valid_text(item->value ? item->value : "");
+    if (key == "q" && !seen_q) {
+      seen_q = true;
+      if (value.size() > limits.max_query_bytes) {
+        value = cut_utf8(value, limits.max_query_bytes);
+        out.notices.push_back("The query was too long and was cut to " +
+                              std::to_string(limits.max_query_bytes) + " bytes.");
+      }
+      w.q = std::move(value);
+    } else if (key == "page" && !seen_page) {
+      seen_page = true;
+      if (value.empty()) continue;
+      unsigned page = 0;
+      if (!parse_count(value, page)) {
+        out.error = "page must be a whole number from 1";
+        continue;
+      }
+      if (page > limits.max_page) out.notices.push_back("Only the first " + std::to_string(limits.max_page) + " pages can be shown.");
+      w.page = std::max(1u, std::min(page, limits.max_page));
+    } else if (key == "n" && !seen_n) {
+      seen_n = true;
+      if (value.empty()) continue;
+      unsigned n = 0;
+      if (!parse_count(value, n)) {
+        out.error = "n (results per page) must be a whole number from 1 to " +
+                    std::to_string(limits.max_per_page);
+        continue;
+      }
+      w.n = std::max(1u, std::min(n, limits.max_per_page));
+    } else if (key == "sort" && !seen_sort) {
+      seen_sort = true;
+      if (value.empty()) continue;
+      if (!parse_sort_order(value)) {
+        out.error = "sort must be relevance, date or recent";
+        continue;
+      }
+      w.sort = value;
+    } else if (key == "since" && !seen_since) {
+      seen_since = true;
+      w.since = cut_utf8(value, 64);
+    } else if (key == "until" && !seen_until) {
+      seen_until = true;
+      w.until = cut_utf8(value, 64);
+    } else if (key == "format" && !seen_format) {
+      seen_format = true;
+      if (value.empty()) continue;
+      if (!parse_format(value, w.format)) out.error = "format must be html, json, atom or opensearch";
+    } else if (key == "category") {
+      add_value(w.categories, std::move(value));
+    } else if (key == "author") {
+      add_value(w.authors, std::move(value));
+    } else if (key == "feed") {
+      add_value(w.feeds, std::move(value));
+    }
+  }
+  if (cut_values)
+    out.notices.push_back("Only the first " + std::to_string(limits.max_values) +
+                          " values of each filter were used.");
+  return out;
+}
+
+std::string to_query_string(const WebQuery& w) {
+  std::string out;
+  auto add = [&out](const char* key, const std::string& value) {
+    if (!out.empty()) out += '&';
+    out += key;
+    out += '=';
+    out += url_component(value);
+  };
+  if (!w.q.empty()) add("q", w.q);
+  for (const auto& v : w.categories) add("category", v);
+  for (const auto& v : w.authors) add("author", v);
+  for (const auto& v : w.feeds) add("feed", v);
+  if (!w.since.empty()) add("since", w.since);
+  if (!w.until.empty()) add("until", w.until);
+  if (w.sort != "relevance") add("sort", w.sort);
+  if (w.n != RequestLimits{}.default_per_page) add("n", std::to_string(w.n));
+  if (w.page > 1) add("page", std::to_string(w.page));
+  if (w.format != OutputFormat::kHtml) add("format", format_name(w.format));
+  return out;
+}
+
+SearchRequest to_search_request(const WebQuery& w, UnixTime now) {
+  SearchRequest r;
+  r.query.text = w.q;
+  r.query.filters.categories = w.categories;
+  r.query.filters.authors = w.authors;
+  r.query.filters.feeds = w.feeds;
+  if (!w.since.empty()) r.query.filters.since = parse_time_option("since", w.since, false, now);
+  if (!w.until.empty()) r.query.filters.until = parse_time_option("until", w.until, true, now);
+  r.sort = *parse_sort_order(w.sort);
+  if (w.is_empty()) {
+    r.query.filters.since = kBeginningOfTime;
+    r.sort = SortOrder::kDate;
+  }
+  r.limit = w.n;
+  r.offset = (w.page - 1) * w.n;
+  return r;
+}
+
+}  // namespace blogsearch::web

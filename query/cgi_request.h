@@ -1,0 +1,86 @@
+// cgi_request.h: what a web request asks for, decoded from CGI variables.
+//
+// The CGI reads its parameters from QUERY_STRING (GET and HEAD only):
+//   q         query text (capped at RequestLimits::max_query_bytes, cut at a
+//             character boundary)
+//   page      1-based page number (bounded by max_page)
+//   n         results per page (1 .. max_per_page)
+//   sort      relevance | date | recent
+//   since, until   YYYY, YYYY-MM, YYYY-MM-DD or 30d/6m/1y (as the CLI)
+//   category, author, feed   filters, repeatable (at most max_values each)
+//   format    html | json | atom | opensearch
+// Unknown parameters are ignored; the first of a repeated single-valued
+// parameter wins. Values are percent-decoded by uriparser ("+" is a space);
+// invalid UTF-8 becomes U+FFFD and control characters are dropped
+// (escape.h's valid_text), so everything after this point is valid text.
+// A "%00" ends its value: uriparser decodes into C strings.
+//
+// decode_query_string() never throws (but bad_alloc): numbers out of range
+// are clamped with a notice; a value that cannot mean anything (a page that
+// is not a number, an unknown sort or format) is reported in `error` and
+// the caller answers 400. The database is never taken from the request.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "query/query_builder.h"
+#include "query/searcher.h"
+
+namespace blogsearch::web {
+
+enum class OutputFormat { kHtml, kJson, kAtom, kOpenSearch };
+
+// The parameters of a search page, decoded and within bounds. The HTML page
+// re-encodes them (to_query_string) for its links.
+struct WebQuery {
+  std::string q;
+  unsigned page = 1;
+  unsigned n = 10;
+  std::string sort = "relevance";
+  std::string since, until;
+  std::vector<std::string> categories, authors, feeds;
+  OutputFormat format = OutputFormat::kHtml;
+
+  bool has_filters() const {
+    return !categories.empty() || !authors.empty() || !feeds.empty() || !since.empty() ||
+           !until.empty();
+  }
+  // Nothing asked: the start page.
+  bool is_empty() const;
+};
+
+struct RequestLimits {
+  std::size_t max_query_bytes = 1000;
+  unsigned max_per_page = 100;
+  unsigned max_page = 1000;
+  std::size_t max_values = 20;  // per repeatable parameter
+  unsigned default_per_page = 10;
+};
+
+struct DecodedRequest {
+  WebQuery query;
+  std::vector<std::string> notices;  // what was cut or clamped, for the page
+  std::string error;                 // why the request is unusable; "" when fine
+};
+
+DecodedRequest decode_query_string(std::string_view query_string, const RequestLimits& limits = {});
+
+// The query string that asks for `query` again: parameters at their default
+// value are left out, so links stay short. No leading "?".
+std::string to_query_string(const WebQuery& query);
+
+// The library request for `query`: paging from page and n, filters from
+// since/until (relative to `now`) and the repeatable parameters. A query
+// with neither text nor filters asks for every post (newest first), which is
+// what the start page and an empty Atom feed show. Throws QueryError for
+// since/until values that are not dates.
+SearchRequest to_search_request(const WebQuery& query, UnixTime now);
+
+enum class Method { kGet, kHead, kOther };
+Method parse_method(std::string_view request_method);
+
+const char* format_name(OutputFormat format);
+
+}  // namespace blogsearch::web

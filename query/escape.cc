@@ -1,0 +1,113 @@
+#include "query/escape.h"
+
+#include <uriparser/Uri.h>
+
+#include <cctype>
+#include <cstdint>
+#include <vector>
+
+namespace blogsearch::web {
+
+namespace {
+
+const char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
+
+// Control characters that HTML calls parse errors and XML 1.0 forbids or
+// discourages; none carries meaning in a title or a query.
+bool dropped(std::uint32_t cp) {
+  if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
+  return (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+// Length of the UTF-8 sequence at s[i] and its code point; 0 when the bytes
+// there are not a valid, shortest-form sequence.
+std::size_t decode(std::string_view s, std::size_t i, std::uint32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  std::size_t len;
+  std::uint32_t min;
+  if (c < 0x80) { cp = c; return 1; }
+  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
+  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
+  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((b(k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+  }
+  // Overlong forms (such as C0 BC for '<') are how filters get bypassed.
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+template <typename Emit>
+void for_each_char(std::string_view text, Emit emit) {
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t cp = 0;
+    std::size_t len = decode(text, i, cp);
+    if (len == 0) {
+      emit(std::string_view(kReplacement), 0xFFFD);
+      ++i;
+      continue;
+    }
+    if (!dropped(cp)) emit(text.substr(i, len), cp);
+    i += len;
+  }
+}
+
+std::string escape_markup(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {
+    switch (cp) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += bytes;
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string valid_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_char(text, [&out](std::string_view bytes, std::uint32_t) { out += bytes; });
+  return out;
+}
+
+std::string html_text(std::string_view text) { return escape_markup(text); }
+
+std::string html_attribute(std::string_view text) { return escape_markup(text); }
+
+std::string xml_text(std::string_view text) { return escape_markup(text); }
+
+std::string url_component(std::string_view text) {
+  const std::string valid = valid_text(text);
+  // uriparser writes at most three bytes per input byte, plus the NUL.
+  std::vector<char> out(valid.size() * 3 + 1);
+  const char* end = uriEscapeExA(valid.data(), valid.data() + valid.size(), out.data(),
+                                 URI_TRUE, URI_FALSE);
+  return std::string(static_cast<const char*>(out.data()), end);
+}
+
+std::string safe_http_url(std::string_view link) {
+  const std::string url = valid_text(link);
+  auto starts_with = [&url](std::string_view scheme) {
+    if (url.size() <= scheme.size()) return false;
+    for (std::size_t i = 0; i < scheme.size(); ++i)
+      if (static_cast<char>(std::tolower(static_cast<unsigned char>(url[i]))) != scheme[i]) return false;
+    return true;
+  };
+  if (!starts_with("http://") && !starts_with("https://")) return "";
+  for (unsigned char c : url)
+    if (c <= 0x20) return "";
+  return url;
+}
+
+}  // namespace blogsearch::web

@@ -1,0 +1,48 @@
+// escape.h: THE one place that makes text safe for the web outputs.
+//
+// The result model (result.h) holds plain UTF-8 as stored, and request
+// parameters arrive as whatever bytes a client sent. Every string that the
+// HTML, Atom or OpenSearch formatters write goes through exactly one of the
+// functions below, chosen for the context it lands in. (JSON is escaped by
+// nlohmann-json in format_json.cc.)
+//
+// Every function first repairs its input: invalid UTF-8 (stray bytes,
+// overlong forms, surrogates, code points above U+10FFFF) becomes U+FFFD,
+// and control characters that HTML and XML 1.0 forbid are dropped, so no
+// output can carry a NUL or a byte sequence a browser might read as
+// something else. None of them throws (except std::bad_alloc).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace blogsearch::web {
+
+// Valid UTF-8 with the forbidden control characters removed (tab, newline
+// and carriage return are kept). What every function below starts with.
+std::string valid_text(std::string_view text);
+
+// For text between HTML tags: & < > escaped (and " ' too, so the same
+// string is also safe inside a quoted attribute).
+std::string html_text(std::string_view text);
+
+// For a double- or single-quoted HTML attribute value.
+std::string html_attribute(std::string_view text);
+
+// For XML character data and quoted attribute values (Atom, OpenSearch):
+// & < > " ' escaped, characters XML 1.0 forbids dropped.
+std::string xml_text(std::string_view text);
+
+// One component of a URL query (a name or a value): every byte but the
+// unreserved ASCII letters, digits and "-._~" percent-encoded; spaces as
+// "+". The result is pure ASCII, safe in any attribute after html_attribute.
+std::string url_component(std::string_view text);
+
+// A link taken from a feed, for an href: returned unchanged (but repaired)
+// when it is an absolute http or https URL without spaces or control
+// characters, else "" so the caller shows the title without a link.
+// Feeds are hostile input: this is what keeps `javascript:` and `data:`
+// links off the page.
+std::string safe_http_url(std::string_view link);
+
+}  // namespace blogsearch::web

@@ -1,0 +1,86 @@
+// format_atom.cc: a search as an Atom 1.0 feed, so it can be subscribed to.
+#include "indexer/schema.h"
+#include "query/escape.h"
+#include "query/format_web.h"
+
+namespace blogsearch::web {
+
+namespace {
+
+// Atom ids must be IRIs and should never change for an entry. Post ids from
+// feeds are often plain strings ("9000001", "post-42"), so those become a
+// urn with a hash of the id; http(s), tag: and urn: ids are used as they are.
+std::string entry_id(const PostRecord& p) {
+  const std::string& id = p.id.empty() ? p.link : p.id;
+  if (!safe_http_url(id).empty()) return id;
+  if ((id.rfind("tag:", 0) == 0 || id.rfind("urn:", 0) == 0) &&
+      id.find_first_of(" \t\r\n<>\"") == std::string::npos)
+    return id;
+  return "urn:blogsearch:post:" + schema::hex64(XXH3_64bits(id.data(), id.size()));
+}
+
+// Stored times are RFC 3339 already; the writer always records first_seen.
+std::string updated_of(const PostRecord& p) {
+  if (!p.updated.empty()) return p.updated;
+  if (!p.published.empty()) return p.published;
+  if (!p.first_seen.empty()) return p.first_seen;
+  return "1970-01-01T00:00:00Z";
+}
+
+std::string absolute(const PageContext& c, const WebQuery& w) {
+  const std::string qs = to_query_string(w);
+  return c.self_url + (qs.empty() ? "" : "?" + qs);
+}
+
+}  // namespace
+
+void write_atom(std::ostream& out, const SearchResult& r, const PageContext& c) {
+  WebQuery self = c.query, html = c.query;
+  self.format = OutputFormat::kAtom;
+  html.format = OutputFormat::kHtml;
+  std::string feed_updated = "1970-01-01T00:00:00Z";
+  for (const auto& hit : r.hits) feed_updated = std::max(feed_updated, updated_of(hit.post));
+  const std::string self_url = absolute(c, self);
+  const std::string feed_id = c.self_url.empty()
+                                  ? "urn:blogsearch:search:" + schema::hex64(XXH3_64bits(self_url.data(), self_url.size()))
+                                  : self_url;
+  const std::string title =
+      c.query.q.empty() ? c.site_title + ": newest posts" : c.site_title + ": “" + c.query.q + "”";
+
+  out << "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+      << "<feed xmlns=\"http://www.w3.org/2005/Atom\" "
+         "xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\">\n"
+      << "<title type=\"text\">" << xml_text(title) << "</title>\n"
+      << "<id>" << xml_text(feed_id) << "</id>\n"
+      << "<updated>" << xml_text(feed_updated) << "</updated>\n"
+      << "<author><name>" << xml_text(c.site_title) << "</name></author>\n"
+      << "<generator>blogsearch</generator>\n";
+  if (!c.self_url.empty())
+    out << "<link rel=\"self\" type=\"application/atom+xml\" href=\"" << xml_text(self_url) << "\"/>\n"
+        << "<link rel=\"alternate\" type=\"text/html\" href=\"" << xml_text(absolute(c, html)) << "\"/>\n";
+  out << "<opensearch:totalResults>" << r.total.estimated << "</opensearch:totalResults>\n"
+      << "<opensearch:startIndex>" << r.offset + 1 << "</opensearch:startIndex>\n"
+      << "<opensearch:itemsPerPage>" << r.limit << "</opensearch:itemsPerPage>\n";
+  if (!c.query.q.empty())
+    out << "<opensearch:Query role=\"request\" searchTerms=\"" << xml_text(c.query.q) << "\"/>\n";
+
+  for (const auto& hit : r.hits) {
+    const PostRecord& p = hit.post;
+    out << "<entry>\n<title type=\"text\">" << xml_text(p.title.empty() ? "(untitled)" : p.title)
+        << "</title>\n<id>" << xml_text(entry_id(p)) << "</id>\n";
+    if (const std::string link = safe_http_url(p.link); !link.empty())
+      out << "<link rel=\"alternate\" type=\"text/html\" href=\"" << xml_text(link) << "\"/>\n";
+    if (!p.published.empty()) out << "<published>" << xml_text(p.published) << "</published>\n";
+    out << "<updated>" << xml_text(updated_of(p)) << "</updated>\n";
+    for (const auto& a : p.authors) out << "<author><name>" << xml_text(a) << "</name></author>\n";
+    for (const auto& cat : p.categories) out << "<category term=\"" << xml_text(cat) << "\"/>\n";
+    std::string summary;
+    for (const auto& part : hit.snippet) summary += part.text;
+    if (summary.empty()) summary = p.summary;
+    if (!summary.empty()) out << "<summary type=\"text\">" << xml_text(summary) << "</summary>\n";
+    out << "</entry>\n";
+  }
+  out << "</feed>\n";
+}
+
+}  // namespace blogsearch::web

@@ -1,0 +1,511 @@
+// format_html.cc: the search page. Plain HTML and inline CSS, no scripts:
+// everything interactive is a link or the form, so it works in any browser
+// and under a CSP that forbids scripts.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "query/escape.h"
+#include "query/format_web.h"
+
+namespace blogsearch::web {
+
+namespace {
+
+// The style sheet. Colours come from custom properties so the dark scheme
+// only swaps them; sizes are in rem/em so the page follows the reader's
+// font size; the sidebar moves below the results on narrow screens.
+const char kStyle[] = R"css(
+:root{--bg:#fdfdfc;--fg:#1b1b1f;--muted:#5b5d66;--line:#d9dae0;--link:#1a4fb5;--visited:#6a3fa0;
+--accent:#2f6fdb;--accent-strong:#15409a;--mark:#ffe58a;--mark-fg:#1b1b1f;--panel:#f2f3f6;--focus:#c2410c;
+--error:#a4161a;--on-accent:#fff;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{--bg:#15161a;--fg:#e7e7ea;--muted:#a3a6b1;--line:#34363f;
+--link:#8ab4ff;--visited:#c3a6ff;--accent:#6f9cf0;--accent-strong:#a9c5ff;--mark:#6b5a12;--mark-fg:#fff6d5;
+--panel:#1e2026;--focus:#ff9d5c;--error:#ff8a8a;--on-accent:#0b1220}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;overflow-wrap:anywhere}
+a{color:var(--link)}a:visited{color:var(--visited)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}
+.skip{position:absolute;left:-999em}.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem;z-index:1}
+header.site{border-bottom:1px solid var(--line);background:var(--panel)}
+.wrap{max-width:72rem;margin:0 auto;padding:.75rem 1rem}
+.brand{font-weight:700;font-size:1.15rem;text-decoration:none;color:var(--fg)}
+.brand:visited{color:var(--fg)}
+form.search{margin:.5rem 0 0}
+form.search>label{display:block;font-weight:600;margin-bottom:.25rem}
+.row{display:flex;gap:.5rem}
+input,select,button{font:inherit;color:inherit}
+input[type=search]{flex:1;min-width:0;padding:.45rem .6rem;border:1px solid var(--muted);border-radius:.4rem;background:var(--bg)}
+button{padding:.45rem 1rem;border:1px solid var(--accent-strong);border-radius:.4rem;background:var(--accent);color:var(--on-accent);font-weight:600;cursor:pointer}
+details.options{margin-top:.4rem;font-size:.95rem}
+details.options summary{cursor:pointer;color:var(--muted)}
+.opts{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.4rem}
+.opts label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted)}
+.opts input,.opts select{padding:.3rem .4rem;border:1px solid var(--line);border-radius:.3rem;background:var(--bg);color:var(--fg);width:9rem}
+.filters{display:flex;flex-wrap:wrap;gap:.4rem;margin:.5rem 0 0;padding:0;list-style:none;font-size:.9rem}
+.filters a{display:inline-block;padding:.1rem .6rem;border:1px solid var(--line);border-radius:1rem;text-decoration:none;background:var(--bg)}
+.layout{display:grid;gap:1.5rem}
+@media (min-width:56rem){.layout{grid-template-columns:minmax(0,1fr) 17rem}}
+main h1{font-size:1.35rem;margin:.25rem 0}
+main>h2,.help h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
+.count,.notice{color:var(--muted);margin:.25rem 0 .75rem}
+.notice{border-left:3px solid var(--accent);padding-left:.5rem}
+.suggest{font-size:1.05rem}
+ol.hits{list-style:none;margin:0;padding:0}
+.hit{padding:.75rem 0;border-bottom:1px solid var(--line)}
+.hit h2{font-size:1.1rem;margin:0 0 .2rem;line-height:1.3}
+.meta{font-size:.875rem;color:var(--muted);margin:0 0 .3rem}
+.meta a{color:inherit}
+.snippet{margin:0}
+.url{font-size:.8rem;color:var(--muted);margin:.2rem 0 0}
+mark{background:var(--mark);color:var(--mark-fg);padding:0 .1em;border-radius:.15em}
+nav.pages ul{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:1rem 0}
+nav.pages a,nav.pages span{display:inline-block;min-width:2.4rem;padding:.35rem .6rem;text-align:center;border:1px solid var(--line);border-radius:.35rem;text-decoration:none}
+nav.pages [aria-current]{background:var(--accent);border-color:var(--accent);color:var(--on-accent);font-weight:700}
+aside section{margin:0 0 1.25rem}
+aside h2{font-size:.95rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:0 0 .4rem}
+aside ul{list-style:none;margin:0;padding:0}
+aside li a{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem .3rem;border-radius:.3rem;text-decoration:none}
+aside li a:hover{background:var(--panel)}
+aside .n{color:var(--muted);font-variant-numeric:tabular-nums}
+svg.hist{width:100%;height:4.5rem;display:block}
+svg.hist rect{fill:var(--accent)}
+svg.hist a:hover rect,svg.hist a:focus rect{fill:var(--accent-strong)}
+svg.hist line{stroke:var(--line)}
+.hist-axis{display:flex;justify-content:space-between;font-size:.75rem;color:var(--muted)}
+.error h1{color:var(--error)}
+.error pre{white-space:pre-wrap;background:var(--panel);padding:.5rem;border-radius:.3rem}
+.help dt{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
+.help dd{margin:0 0 .4rem 1rem;color:var(--muted)}
+footer.site{border-top:1px solid var(--line);margin-top:2rem;font-size:.875rem;color:var(--muted)}
+)css";
+
+// Facet values listed in the sidebar (the searcher is asked for more, for
+// the month histogram).
+constexpr std::size_t kSidebarValues = 10;
+constexpr unsigned kMaxPage = RequestLimits{}.max_page;
+
+std::string with_separators(unsigned long long n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// At most `max` bytes of `text`, ending on a character boundary, with "…".
+std::string shorten(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + "…";
+}
+
+// A same-page link to `w`, escaped for an href.
+std::string href(const WebQuery& w) { return html_attribute("?" + to_query_string(w)); }
+
+std::string day_of(const PostRecord& p) {
+  const std::string& t = !p.published.empty() ? p.published : !p.updated.empty() ? p.updated : p.first_seen;
+  return t.size() >= 10 ? t.substr(0, 10) : t;
+}
+
+void write_head(std::ostream& out, const PageContext& c, const std::string& title) {
+  WebQuery atom = c.query;
+  atom.format = OutputFormat::kAtom;
+  atom.page = 1;
+  atom.sort = "relevance";
+  WebQuery opensearch;
+  opensearch.format = OutputFormat::kOpenSearch;
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<meta name=\"color-scheme\" content=\"light dark\">\n"
+         "<meta name=\"referrer\" content=\"no-referrer\">\n"
+      << "<title>" << html_text(title) << "</title>\n"
+      << "<link rel=\"icon\" href=\"data:,\">\n"
+      << "<link rel=\"search\" type=\"application/opensearchdescription+xml\" title=\""
+      << html_attribute(c.site_title) << "\" href=\"" << href(opensearch) << "\">\n"
+      << "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Atom feed of this search\" href=\""
+      << href(atom) << "\">\n"
+      << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
+      << "<a class=\"skip\" href=\"#main\">Skip to results</a>\n";
+}
+
+void write_form(std::ostream& out, const PageContext& c, bool autofocus) {
+  const WebQuery& w = c.query;
+  out << "<header class=\"site\"><div class=\"wrap\">\n"
+      << "<a class=\"brand\" href=\"?\">" << html_text(c.site_title) << "</a>\n"
+      << "<form class=\"search\" role=\"search\" method=\"get\">\n"
+      << "<label for=\"q\">Search the blog archive</label>\n<div class=\"row\">"
+      << "<input type=\"search\" id=\"q\" name=\"q\" value=\"" << html_attribute(w.q)
+      << "\" maxlength=\"" << RequestLimits{}.max_query_bytes
+      << "\" autocomplete=\"off\" spellcheck=\"false\"" << (autofocus ? " autofocus" : "") << ">"
+      << "<button type=\"submit\">Search</button></div>\n";
+  // Filters chosen from the sidebar stay in force when the words change;
+  // the chips below remove them one by one.
+  auto hidden = [&out](const char* name, const std::vector<std::string>& values) {
+    for (const auto& v : values)
+      out << "<input type=\"hidden\" name=\"" << name << "\" value=\"" << html_attribute(v) << "\">\n";
+  };
+  hidden("category", w.categories);
+  hidden("author", w.authors);
+  hidden("feed", w.feeds);
+  out << "<details class=\"options\"" << (w.sort != "relevance" || !w.since.empty() || !w.until.empty() || w.n != 10 ? " open" : "")
+      << "><summary>Options</summary><div class=\"opts\">\n"
+      << "<label>Sort<select name=\"sort\">";
+  const std::pair<const char*, const char*> sorts[] = {
+      {"relevance", "Best match"}, {"date", "Newest first"}, {"recent", "Best match, recent first"}};
+  for (const auto& [value, label] : sorts)
+    out << "<option value=\"" << value << "\"" << (w.sort == value ? " selected" : "") << ">" << label
+        << "</option>";
+  out << "</select></label>\n"
+      << "<label>Since<input name=\"since\" value=\"" << html_attribute(w.since)
+      << "\" placeholder=\"2026-01 or 6m\"></label>\n"
+      << "<label>Until<input name=\"until\" value=\"" << html_attribute(w.until)
+      << "\" placeholder=\"2026-12-31\"></label>\n"
+      << "<label>Per page<select name=\"n\">";
+  bool listed = false;
+  for (unsigned n : {10u, 20u, 50u, 100u}) {
+    listed = listed || n == w.n;
+    out << "<option" << (n == w.n ? " selected" : "") << ">" << n << "</option>";
+  }
+  if (!listed) out << "<option selected>" << w.n << "</option>";
+  out << "</select></label>\n</div></details>\n</form>\n";
+
+  // Active filters, each a link that removes it.
+  std::vector<std::pair<std::string, WebQuery>> chips;
+  auto chip_list = [&](const char* label, const std::vector<std::string>& values,
+                       std::vector<std::string> WebQuery::*member) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      WebQuery without = w;
+      (without.*member).erase((without.*member).begin() + static_cast<long>(i));
+      without.page = 1;
+      chips.emplace_back(std::string(label) + ": " + values[i], without);
+    }
+  };
+  chip_list("category", w.categories, &WebQuery::categories);
+  chip_list("author", w.authors, &WebQuery::authors);
+  chip_list("feed", w.feeds, &WebQuery::feeds);
+  if (!w.since.empty() || !w.until.empty()) {
+    WebQuery without = w;
+    without.since.clear();
+    without.until.clear();
+    without.page = 1;
+    std::string label = w.since == w.until ? "month: " + w.since
+                                           : "date: " + (w.since.empty() ? "…" : w.since) + " to " +
+                                                 (w.until.empty() ? "…" : w.until);
+    chips.emplace_back(label, without);
+  }
+  if (!chips.empty()) {
+    out << "<ul class=\"filters\" aria-label=\"Active filters\">";
+    for (const auto& [label, without] : chips)
+      out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << html_text(label)
+          << " <span aria-hidden=\"true\">×</span><span class=\"skip\"> (remove)</span></a></li>";
+    out << "</ul>\n";
+  }
+  out << "</div></header>\n";
+}
+
+void write_notices(std::ostream& out, const PageContext& c) {
+  for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << html_text(n) << "</p>\n";
+}
+
+void write_snippet(std::ostream& out, const Hit& hit) {
+  out << "<p class=\"snippet\">";
+  // Without matched words (the start page, a filter-only search) the
+  // snippet is an arbitrary stretch of text; the post's summary reads better.
+  const bool matched = std::any_of(hit.snippet.begin(), hit.snippet.end(),
+                                   [](const SnippetPart& p) { return p.match; });
+  if (hit.snippet.empty() || (!matched && !hit.post.summary.empty())) {
+    out << html_text(shorten(hit.post.summary, 300));
+  } else {
+    for (const auto& part : hit.snippet) {
+      if (part.match) out << "<mark>" << html_text(part.text) << "</mark>";
+      else out << html_text(part.text);
+    }
+  }
+  out << "</p>\n";
+}
+
+WebQuery refined(const WebQuery& w, const std::string& facet, const std::string& value) {
+  WebQuery r = w;
+  r.page = 1;
+  auto add = [&value](std::vector<std::string>& values) {
+    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+  };
+  if (facet == "category") add(r.categories);
+  else if (facet == "author") add(r.authors);
+  else if (facet == "feed") add(r.feeds);
+  else if (facet == "month") r.since = r.until = value;
+  return r;
+}
+
+void write_hit(std::ostream& out, const Hit& hit, const WebQuery& w) {
+  const PostRecord& p = hit.post;
+  const std::string link = safe_http_url(p.link);
+  const std::string title = p.title.empty() ? "(untitled)" : p.title;
+  out << "<li class=\"hit\"><article>\n<h2>";
+  if (!link.empty()) out << "<a href=\"" << html_attribute(link) << "\">" << html_text(title) << "</a>";
+  else out << html_text(title);
+  out << "</h2>\n<p class=\"meta\">";
+  bool first = true;
+  auto sep = [&out, &first]() {
+    if (!first) out << " · ";
+    first = false;
+  };
+  if (const std::string day = day_of(p); !day.empty()) {
+    sep();
+    out << "<time datetime=\"" << html_attribute(day) << "\">" << html_text(day) << "</time>";
+  }
+  if (!p.authors.empty()) {
+    sep();
+    out << "by ";
+    for (std::size_t i = 0; i < p.authors.size(); ++i)
+      out << (i ? ", " : "") << html_text(p.authors[i]);
+  }
+  if (!p.categories.empty()) {
+    sep();
+    for (std::size_t i = 0; i < p.categories.size() && i < 6; ++i)
+      out << (i ? ", " : "") << "<a href=\"" << href(refined(w, "category", p.categories[i])) << "\">"
+          << html_text(p.categories[i]) << "</a>";
+    if (p.categories.size() > 6) out << ", …";
+  }
+  if (!p.feed_id.empty()) {
+    sep();
+    out << "<a href=\"" << href(refined(w, "feed", p.feed_id)) << "\">"
+        << html_text(p.feed_title.empty() ? p.feed_id : p.feed_title) << "</a>";
+  }
+  out << "</p>\n";
+  write_snippet(out, hit);
+  if (!link.empty()) out << "<p class=\"url\">" << html_text(shorten(link, 100)) << "</p>\n";
+  out << "</article></li>\n";
+}
+
+void write_pages(std::ostream& out, const SearchResult& r, const WebQuery& w) {
+  const unsigned long long total = r.total.estimated;
+  unsigned last = static_cast<unsigned>(std::min<unsigned long long>((total + w.n - 1) / w.n, kMaxPage));
+  if (last <= 1 && w.page <= 1) return;
+  auto page_link = [&](unsigned page, const std::string& label, const char* rel) {
+    WebQuery to = w;
+    to.page = page;
+    out << "<li><a href=\"" << href(to) << "\"" << (rel ? std::string(" rel=\"") + rel + "\"" : "");
+    if (page == w.page) out << " aria-current=\"page\"";
+    out << ">" << label << "</a></li>";
+  };
+  out << "<nav class=\"pages\" aria-label=\"Result pages\"><ul>";
+  if (w.page > 1) page_link(w.page - 1, "← Previous", "prev");
+  const unsigned from = w.page > 3 ? w.page - 2 : 1;
+  const unsigned to = std::min(last, from + 4);
+  if (from > 1) {
+    page_link(1, "1", nullptr);
+    if (from > 2) out << "<li><span aria-hidden=\"true\">…</span></li>";
+  }
+  for (unsigned p = from; p <= to; ++p) page_link(p, std::to_string(p), nullptr);
+  if (to < last) {
+    if (to + 1 < last) out << "<li><span aria-hidden=\"true\">…</span></li>";
+    page_link(last, std::to_string(last), nullptr);
+  }
+  if (w.page < last) page_link(w.page + 1, "Next →", "next");
+  out << "</ul></nav>\n";
+}
+
+const Facet* find_facet(const SearchResult& r, const std::string& name) {
+  for (const auto& f : r.facets)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+int month_index(const std::string& yyyy_mm) {
+  if (yyyy_mm.size() != 7) return -1;
+  return std::atoi(yyyy_mm.substr(0, 4).c_str()) * 12 + std::atoi(yyyy_mm.substr(5, 2).c_str()) - 1;
+}
+
+std::string month_name(int index) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d", index / 12, index % 12 + 1);
+  return buf;
+}
+
+// Matches per month, oldest left, with empty months as gaps; each bar links
+// to the search narrowed to its month.
+void write_histogram(std::ostream& out, const Facet& months, const WebQuery& w, const char* heading) {
+  std::map<int, Xapian::doccount> counts;
+  Xapian::doccount top = 0;
+  for (const auto& v : months.values) {
+    int m = month_index(v.value);
+    if (m < 0) continue;
+    counts[m] = v.count;
+    top = std::max(top, v.count);
+  }
+  if (counts.empty() || top == 0) return;
+  const int last = counts.rbegin()->first;
+  // At least a year wide, so a few months do not become a few fat bars.
+  const int first = std::min(counts.begin()->first, last - 11);
+  const int columns = last - first + 1;
+  constexpr int kBar = 10, kGap = 2, kHeight = 60;
+  const int width = columns * (kBar + kGap);
+  out << "<section aria-labelledby=\"h-hist\"><h2 id=\"h-hist\">" << heading << "</h2>\n"
+      << "<svg class=\"hist\" viewBox=\"0 0 " << width << " " << kHeight + 1
+      << "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Matches per month, "
+      << html_attribute(month_name(first)) << " to " << html_attribute(month_name(last)) << "\">";
+  out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
+  for (const auto& [m, count] : counts) {
+    const int h = std::max(2, static_cast<int>(static_cast<double>(count) * kHeight / top + 0.5));
+    const int x = (m - first) * (kBar + kGap);
+    const std::string label = month_name(m) + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
+    out << "<a href=\"" << href(refined(w, "month", month_name(m))) << "\" aria-label=\""
+        << html_attribute(label) << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar
+        << "\" height=\"" << h << "\"><title>" << html_text(label) << "</title></rect></a>";
+  }
+  out << "</svg>\n<div class=\"hist-axis\" aria-hidden=\"true\"><span>" << month_name(first)
+      << "</span><span>" << month_name(last) << "</span></div></section>\n";
+}
+
+void write_facet_list(std::ostream& out, const Facet& facet, const WebQuery& w, const char* heading) {
+  if (facet.values.empty()) return;
+  out << "<section aria-labelledby=\"h-" << facet.name << "\"><h2 id=\"h-" << facet.name << "\">" << heading
+      << "</h2><ul>\n";
+  for (std::size_t i = 0; i < facet.values.size() && i < kSidebarValues; ++i) {
+    const FacetValue& v = facet.values[i];
+    const std::string label = v.label.empty() ? v.value : v.label;
+    out << "<li><a href=\"" << href(refined(w, facet.name, v.value)) << "\"><span>" << html_text(label)
+        << "</span><span class=\"n\" aria-label=\"" << with_separators(v.count)
+        << (v.count == 1 ? " post" : " posts") << "\">" << with_separators(v.count) << "</span></a></li>\n";
+  }
+  out << "</ul></section>\n";
+}
+
+void write_sidebar(std::ostream& out, const SearchResult& r, const WebQuery& w) {
+  out << "<aside aria-label=\"Refine the search\">\n";
+  if (const Facet* months = find_facet(r, "month")) write_histogram(out, *months, w, "Matches per month");
+  const std::pair<const char*, const char*> lists[] = {
+      {"category", "Category"}, {"author", "Author"}, {"feed", "Feed"}, {"month", "Month"}};
+  for (const auto& [name, heading] : lists)
+    if (const Facet* f = find_facet(r, name)) write_facet_list(out, *f, w, heading);
+  out << "</aside>\n";
+}
+
+void write_footer(std::ostream& out, const PageContext& c) {
+  WebQuery json = c.query, atom = c.query;
+  json.format = OutputFormat::kJson;
+  atom.format = OutputFormat::kAtom;
+  atom.page = 1;
+  out << "<footer class=\"site\"><div class=\"wrap\"><p>";
+  if (!c.query.is_empty())
+    out << "This search as <a href=\"" << href(atom) << "\">an Atom feed</a> or <a href=\"" << href(json)
+        << "\">JSON</a>. ";
+  out << "Searches over posts archived from blog feeds.</p></div></footer>\n</body>\n</html>\n";
+}
+
+void write_help(std::ostream& out) {
+  out << "<section class=\"help\" aria-labelledby=\"h-help\"><h2 id=\"h-help\">How to search</h2><dl>\n"
+         "<dt>pytorch compiler</dt><dd>posts with both words (any form: compile, compiling)</dd>\n"
+         "<dt>\"prompt injection\"</dt><dd>the exact phrase</dd>\n"
+         "<dt>rust OR zig -crab</dt><dd>either word, without “crab”</dd>\n"
+         "<dt>compil*</dt><dd>words starting with “compil”</dd>\n"
+         "<dt>title:release author:willison</dt><dd>words in the title, or in an author's name</dd>\n"
+         "<dt>category:\"Machine Learning\" feed:the-go-blog site:go.dev</dt><dd>exact category, feed or site</dd>\n"
+         "<dt>date:2026-03..2026-05</dt><dd>published between (also date:2026, date:..2025-12)</dd>\n"
+         "</dl></section>\n";
+}
+
+}  // namespace
+
+std::string page_title(const PageContext& c) {
+  if (!c.query.q.empty()) return "“" + shorten(c.query.q, 80) + "” – " + c.site_title;
+  if (c.query.has_filters()) return "Filtered posts – " + c.site_title;
+  return c.site_title;
+}
+
+void write_html_results(std::ostream& out, const SearchResult& r, const PageContext& c) {
+  const WebQuery& w = c.query;
+  write_head(out, c, page_title(c));
+  write_form(out, c, false);
+  out << "<div class=\"wrap layout\">\n<main id=\"main\">\n"
+      << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + html_text(shorten(w.q, 200)) + "”")
+      << "</h1>\n";
+  write_notices(out, c);
+  if (!r.suggestion.empty()) {
+    WebQuery corrected = w;
+    corrected.q = r.suggestion;
+    corrected.page = 1;
+    out << "<p class=\"suggest\">Did you mean <a href=\"" << href(corrected) << "\">"
+        << html_text(r.suggestion) << "</a>?</p>\n";
+  }
+  out << "<p class=\"count\" role=\"status\">";
+  if (r.hits.empty()) {
+    out << (r.total.estimated == 0 ? "No posts match." : "No more results on this page.");
+  } else {
+    const unsigned long long first = r.offset + 1, last = r.offset + r.hits.size();
+    out << "Results " << with_separators(first) << "–" << with_separators(last) << " of "
+        << (r.total.exact() ? "" : "about ") << with_separators(r.total.estimated);
+  }
+  char ms[32];
+  std::snprintf(ms, sizeof ms, " (%.0f ms)", r.elapsed_ms);
+  out << ms << "</p>\n";
+  if (!r.hits.empty()) {
+    out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
+    for (const auto& hit : r.hits) write_hit(out, hit, w);
+    out << "</ol>\n";
+  } else if (r.total.estimated == 0) {
+    out << "<p>Try fewer or other words, or remove a filter.</p>\n";
+  }
+  write_pages(out, r, w);
+  out << "</main>\n";
+  write_sidebar(out, r, w);
+  out << "</div>\n";
+  write_footer(out, c);
+}
+
+void write_html_start(std::ostream& out, const SearchResult& newest, const PageContext& c) {
+  write_head(out, c, page_title(c));
+  write_form(out, c, true);
+  out << "<div class=\"wrap layout\">\n<main id=\"main\">\n";
+  write_notices(out, c);
+  const Facet* feeds = find_facet(newest, "feed");
+  const std::size_t feed_count = feeds ? feeds->values.size() : 0;
+  out << "<h1>Search " << with_separators(newest.total.estimated)
+      << (newest.total.estimated == 1 ? " post" : " posts");
+  if (feed_count) out << " from " << feed_count << (feed_count == 1 ? " feed" : " feeds");
+  out << "</h1>\n";
+  if (newest.hits.empty()) {
+    out << "<p>Nothing is indexed yet.</p>\n";
+  } else {
+    out << "<p class=\"count\">Newest post: " << html_text(day_of(newest.hits.front().post)) << "</p>\n"
+        << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
+    WebQuery all;
+    for (const auto& hit : newest.hits) write_hit(out, hit, all);
+    out << "</ol>\n";
+  }
+  write_help(out);
+  out << "</main>\n<aside aria-label=\"What is indexed\">\n";
+  if (const Facet* months = find_facet(newest, "month")) write_histogram(out, *months, WebQuery{}, "Posts per month");
+  if (feeds) write_facet_list(out, *feeds, WebQuery{}, "Feeds");
+  if (const Facet* cats = find_facet(newest, "category")) write_facet_list(out, *cats, WebQuery{}, "Categories");
+  out << "</aside>\n</div>\n";
+  write_footer(out, c);
+}
+
+void write_html_error(std::ostream& out, const PageError& e, const PageContext& c) {
+  const char* heading = e.status == 400   ? "This search cannot be run"
+                        : e.status == 405 ? "Method not allowed"
+                        : e.status == 503 ? "Search is unavailable right now"
+                                          : "Something went wrong";
+  write_head(out, c, std::string(heading) + " – " + c.site_title);
+  write_form(out, c, e.status == 400);
+  out << "<div class=\"wrap\">\n<main id=\"main\" class=\"error\">\n<h1>" << heading << "</h1>\n";
+  write_notices(out, c);
+  out << "<p role=\"alert\">" << html_text(e.message) << "</p>\n";
+  if (!e.query.empty() && e.column > 0 && e.column <= e.query.size() + 1) {
+    const std::size_t at = e.column - 1;
+    const std::size_t len = std::min(e.length, e.query.size() - std::min(at, e.query.size()));
+    out << "<pre>" << html_text(e.query.substr(0, at)) << "<mark>" << html_text(e.query.substr(at, len))
+        << "</mark>" << html_text(e.query.substr(at + len)) << "</pre>\n";
+  }
+  if (e.status == 400) write_help(out);
+  out << "</main>\n</div>\n";
+  write_footer(out, c);
+}
+
+}  // namespace blogsearch::web

@@ -1,0 +1,63 @@
+// format_web.h: rendering the result model (result.h) for the web: the HTML
+// search page, an Atom feed of a search, and the OpenSearch description.
+//
+// These are the CGI's formatters (its JSON is format.h's result_to_json, the
+// same model as the CLI's). Every string from the model or the request is
+// escaped through escape.h, once, for the context it is written into; links
+// from feeds are only used when they are http(s) (safe_http_url). The page
+// needs no JavaScript and no other resource: its style sheet is inline and
+// the histogram is inline SVG, so the CSP can forbid everything else.
+// None of these functions throws (except bad_alloc).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "query/cgi_request.h"
+#include "query/result.h"
+
+namespace blogsearch::web {
+
+// What a page knows besides the results.
+struct PageContext {
+  WebQuery query;                    // the decoded request, for the form and links
+  std::vector<std::string> notices;  // what was cut or clamped
+  // Absolute URL of the CGI ("https://host/cgi-bin/blogsearch.cgi"), for the
+  // Atom feed and the OpenSearch document, which need absolute links.
+  std::string self_url;
+  std::string site_title = "Blog search";
+};
+
+// A search's results page: form, count, "did you mean", results, paging,
+// facet sidebar and month histogram. `result` should carry the category,
+// author, feed and month facets.
+void write_html_results(std::ostream& out, const SearchResult& result, const PageContext& context);
+
+// The start page for an empty query: what is indexed (counts, feeds, months)
+// and the newest posts; `newest` is a search for every post, newest first,
+// with the feed and month facets.
+void write_html_start(std::ostream& out, const SearchResult& newest, const PageContext& context);
+
+// An error page with the form, so the query can be corrected. `message` is
+// shown as given (escaped): it must not name files or paths.
+struct PageError {
+  int status = 400;           // 400, 404, 405, 500, 503
+  std::string message;        // one sentence for the reader
+  std::string query;          // the query text the error is about, "" if none
+  std::size_t column = 0;     // 1-based byte column in `query`, 0 when unknown
+  std::size_t length = 1;     // bytes the error covers
+};
+void write_html_error(std::ostream& out, const PageError& error, const PageContext& context);
+
+// The results as an Atom 1.0 feed (newest first when the search is sorted by
+// date, which the CGI does for Atom).
+void write_atom(std::ostream& out, const SearchResult& result, const PageContext& context);
+
+// The OpenSearch 1.1 description document of this CGI.
+void write_opensearch(std::ostream& out, const PageContext& context);
+
+// "Blog search", or "“query” – Blog search": the page title.
+std::string page_title(const PageContext& context);
+
+}  // namespace blogsearch::web

@@ -1,0 +1,516 @@
+// Tests of the web side of query/: escaping, request decoding, the HTML,
+// Atom and OpenSearch formatters, and CgiApp over a database that the real
+// indexer builds from data/ (statuses, headers, JSON model, reopening after
+// a commit and after a rebuild).
+#include <gtest/gtest.h>
+#include <libxml/parser.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "indexer/rebuild.h"
+#include "indexer/snapshot.h"
+#include "indexer/writer.h"
+#include "query/cgi_app.h"
+#include "query/cgi_request.h"
+#include "query/escape.h"
+#include "query/format.h"
+#include "query/format_web.h"
+
+namespace blogsearch::web {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- escape.h -------------------------------------------------------------
+
+TEST(Escape, HtmlTextEscapesMarkupAndQuotes) {
+  EXPECT_EQ(html_text("<script>alert(\"x\" & 'y')</script>"),
+            "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;");
+  EXPECT_EQ(html_attribute("\"><svg onload=alert(1)>"), "&quot;&gt;&lt;svg onload=alert(1)&gt;");
+  EXPECT_EQ(html_text("Jürgen Weiß – 東京"), "Jürgen Weiß – 東京");
+}
+
+TEST(Escape, InvalidUtf8BecomesReplacementCharacter) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(valid_text("a\xC0\xBC" "b"), "a" + fffd + fffd + "b");  // overlong '<'
+  EXPECT_EQ(valid_text("\xE0\x80\xBC"), fffd + fffd + fffd);           // overlong, 3 bytes
+  EXPECT_EQ(valid_text("\xED\xA0\x80"), fffd + fffd + fffd);           // UTF-16 surrogate
+  EXPECT_EQ(valid_text("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // above U+10FFFF
+  EXPECT_EQ(valid_text("x\xC3"), "x" + fffd);                          // cut sequence
+  EXPECT_EQ(valid_text("\x80"), fffd);                                  // lone continuation
+  EXPECT_EQ(html_text("\xC0\xBCscript\xC0\xBE"), fffd + fffd + "script" + fffd + fffd);
+}
+
+TEST(Escape, ControlCharactersDropped) {
+  EXPECT_EQ(valid_text(std::string("a\0b", 3)), "ab");
+  EXPECT_EQ(valid_text("a\x1b[31mb\x7f\xC2\x85" "c"), "a[31mbc");
+  EXPECT_EQ(valid_text("tab\tnew\nline\r"), "tab\tnew\nline\r");
+  EXPECT_EQ(xml_text("\xEF\xBF\xBF" "ok\x01"), "ok");
+}
+
+TEST(Escape, UrlComponentEncodesAllButUnreserved) {
+  EXPECT_EQ(url_component("a b&c=d?e#f/g%h<i>\"j'"), "a+b%26c%3Dd%3Fe%23f%2Fg%25h%3Ci%3E%22j%27");
+  EXPECT_EQ(url_component("AZaz09-._~"), "AZaz09-._~");
+  EXPECT_EQ(url_component("é"), "%C3%A9");
+  EXPECT_EQ(url_component("javascript:alert(1)"), "javascript%3Aalert%281%29");
+}
+
+TEST(Escape, SafeHttpUrlKeepsOnlyHttpLinks) {
+  EXPECT_EQ(safe_http_url("https://example.org/a?b=c&d"), "https://example.org/a?b=c&d");
+  EXPECT_EQ(safe_http_url("HTTP://EXAMPLE.ORG/"), "HTTP://EXAMPLE.ORG/");
+  EXPECT_EQ(safe_http_url("javascript:alert(1)"), "");
+  EXPECT_EQ(safe_http_url("JaVaScRiPt:alert(1)"), "");
+  EXPECT_EQ(safe_http_url(" http://example.org/"), "");
+  EXPECT_EQ(safe_http_url("data:text/html,<script>"), "");
+  EXPECT_EQ(safe_http_url("http://example.org/\njavascript:"), "");
+  EXPECT_EQ(safe_http_url("//evil.example/"), "");
+  EXPECT_EQ(safe_http_url("http://"), "");
+}
+
+// ---- cgi_request.h --------------------------------------------------------
+
+TEST(CgiRequest, DecodesEveryParameter) {
+  DecodedRequest d = decode_query_string(
+      "q=torch.compile+%22cold+start%22&page=3&n=20&sort=date&since=2026-01&until=30d"
+      "&category=Performance&category=torch.compile&author=Ana%20S%C3%A1nchez&feed=pytorch"
+      "&format=json&DB=/etc&unknown=1");
+  ASSERT_EQ(d.error, "");
+  EXPECT_TRUE(d.notices.empty());
+  const WebQuery& w = d.query;
+  EXPECT_EQ(w.q, "torch.compile \"cold start\"");
+  EXPECT_EQ(w.page, 3u);
+  EXPECT_EQ(w.n, 20u);
+  EXPECT_EQ(w.sort, "date");
+  EXPECT_EQ(w.since, "2026-01");
+  EXPECT_EQ(w.until, "30d");
+  EXPECT_EQ(w.categories, (std::vector<std::string>{"Performance", "torch.compile"}));
+  EXPECT_EQ(w.authors, (std::vector<std::string>{"Ana Sánchez"}));
+  EXPECT_EQ(w.feeds, (std::vector<std::string>{"pytorch"}));
+  EXPECT_EQ(w.format, OutputFormat::kJson);
+}
+
+TEST(CgiRequest, FirstOfARepeatedSingleParameterWins) {
+  DecodedRequest d = decode_query_string("q=first&q=second&sort=date&sort=bogus");
+  EXPECT_EQ(d.error, "");
+  EXPECT_EQ(d.query.q, "first");
+  EXPECT_EQ(d.query.sort, "date");
+}
+
+TEST(CgiRequest, NumbersAreClampedWithNotice) {
+  EXPECT_EQ(decode_query_string("n=1000").query.n, 100u);
+  EXPECT_EQ(decode_query_string("n=0").query.n, 1u);
+  EXPECT_EQ(decode_query_string("page=0").query.page, 1u);
+  DecodedRequest far = decode_query_string("page=99999999999999999999");
+  EXPECT_EQ(far.error, "");
+  EXPECT_EQ(far.query.page, RequestLimits{}.max_page);
+  EXPECT_EQ(far.notices.size(), 1u);
+}
+
+TEST(CgiRequest, UnusableValuesAreErrors) {
+  EXPECT_NE(decode_query_string("page=abc").error, "");
+  EXPECT_NE(decode_query_string("page=-1").error, "");
+  EXPECT_NE(decode_query_string("n=1e3").error, "");
+  EXPECT_NE(decode_query_string("sort=newest").error, "");
+  EXPECT_NE(decode_query_string("format=xml").error, "");
+  EXPECT_EQ(decode_query_string("sort=&format=&page=&n=").error, "");
+}
+
+TEST(CgiRequest, LongQueryIsCutAtACharacterBoundary) {
+  std::string q = std::string(999, 'a') + "%C3%A9%C3%A9";  // 999 bytes, then two 2-byte é
+  DecodedRequest d = decode_query_string("q=" + q);
+  EXPECT_EQ(d.query.q, std::string(999, 'a'));
+  ASSERT_EQ(d.notices.size(), 1u);
+  EXPECT_NE(d.notices[0].find("cut"), std::string::npos);
+  std::string big(10240, 'x');
+  EXPECT_EQ(decode_query_string("q=" + big).query.q.size(), RequestLimits{}.max_query_bytes);
+}
+
+TEST(CgiRequest, RepeatedFiltersAreBounded) {
+  std::string qs;
+  for (int i = 0; i < 50; ++i) qs += "category=c" + std::to_string(i) + "&";
+  DecodedRequest d = decode_query_string(qs);
+  EXPECT_EQ(d.query.categories.size(), RequestLimits{}.max_values);
+  EXPECT_EQ(d.notices.size(), 1u);
+}
+
+TEST(CgiRequest, HostileBytesAreRepairedOrEndTheValue) {
+  EXPECT_EQ(decode_query_string("q=a%00%3Cscript%3E").query.q, "a");
+  EXPECT_EQ(decode_query_string("q=%C0%BCscript").query.q, "\xEF\xBF\xBD\xEF\xBF\xBDscript");
+  EXPECT_EQ(decode_query_string("q=%1B%5B31m").query.q, "[31m");
+  EXPECT_EQ(decode_query_string("q=%zz%").query.q, "%zz%");
+}
+
+TEST(CgiRequest, QueryStringRoundTrips) {
+  WebQuery w;
+  w.q = "a&b=c \"d\" é+";
+  w.page = 2;
+  w.n = 50;
+  w.sort = "recent";
+  w.since = "2026-01";
+  w.categories = {"C++", "x&y"};
+  w.authors = {"Ana Sánchez"};
+  w.feeds = {"pytorch"};
+  w.format = OutputFormat::kAtom;
+  DecodedRequest d = decode_query_string(to_query_string(w));
+  EXPECT_EQ(d.error, "");
+  EXPECT_EQ(d.query.q, w.q);
+  EXPECT_EQ(d.query.page, w.page);
+  EXPECT_EQ(d.query.n, w.n);
+  EXPECT_EQ(d.query.sort, w.sort);
+  EXPECT_EQ(d.query.since, w.since);
+  EXPECT_EQ(d.query.categories, w.categories);
+  EXPECT_EQ(d.query.authors, w.authors);
+  EXPECT_EQ(d.query.feeds, w.feeds);
+  EXPECT_EQ(d.query.format, w.format);
+  EXPECT_EQ(to_query_string(WebQuery{}), "");  // defaults are left out
+}
+
+TEST(CgiRequest, SearchRequestPagesAndFilters) {
+  WebQuery w = decode_query_string("q=x&page=3&n=20&since=2026-09&until=2026-09&sort=date").query;
+  SearchRequest r = to_search_request(w, 0);
+  EXPECT_EQ(r.offset, 40u);
+  EXPECT_EQ(r.limit, 20u);
+  EXPECT_EQ(r.sort, SortOrder::kDate);
+  ASSERT_TRUE(r.query.filters.since && r.query.filters.until);
+  EXPECT_EQ(*r.query.filters.since, *parse_date("2026-09-01", false));
+  EXPECT_EQ(*r.query.filters.until, *parse_date("2026-09-30", true));
+  EXPECT_THROW(to_search_request(decode_query_string("q=x&since=yesterday").query, 0), QueryError);
+}
+
+TEST(CgiRequest, EmptyQueryAsksForEveryPostNewestFirst) {
+  SearchRequest r = to_search_request(WebQuery{}, 0);
+  EXPECT_TRUE(r.query.text.empty());
+  EXPECT_TRUE(r.query.filters.since.has_value());
+  EXPECT_EQ(r.sort, SortOrder::kDate);
+  EXPECT_TRUE(decode_query_string("q=+++").query.is_empty());
+  EXPECT_FALSE(decode_query_string("feed=x").query.is_empty());
+}
+
+TEST(CgiRequest, Methods) {
+  EXPECT_EQ(parse_method("GET"), Method::kGet);
+  EXPECT_EQ(parse_method("HEAD"), Method::kHead);
+  EXPECT_EQ(parse_method("POST"), Method::kOther);
+  EXPECT_EQ(parse_method("get"), Method::kOther);
+}
+
+// ---- formatters -------------------------------------------------------------
+
+const char* const kEvil = "<script>alert(1)</script>\"'><svg onload=alert(2)>";
+
+SearchResult hostile_result() {
+  SearchResult r;
+  r.query = kEvil;
+  r.total = {95, 95, 95};
+  r.offset = 20;
+  r.limit = 10;
+  r.suggestion = "torch <b>compile</b>";
+  Hit hit;
+  hit.rank = 21;
+  hit.post.id = "javascript:alert(3)";
+  hit.post.link = "javascript:alert(4)";
+  hit.post.title = std::string("Title ") + kEvil;
+  hit.post.authors = {"Eve <img src=x onerror=alert(5)>"};
+  hit.post.categories = {"C&C \"quoted\"", "torch.compile"};
+  hit.post.feed_id = "evil\"feed";
+  hit.post.feed_title = "<i>Feed</i>";
+  hit.post.published = "2026-09-02T06:15:44Z";
+  hit.snippet = {{"before <b>bold</b> ", false}, {"compile", true}, {" after", false}};
+  r.hits.push_back(hit);
+  Hit good = hit;
+  good.rank = 22;
+  good.post.id = "https://example.org/p/2";
+  good.post.link = "https://example.org/p/2?a=1&b=2";
+  good.post.title = "Good post";
+  good.post.published = "2026-10-03T00:00:00Z";
+  r.hits.push_back(good);
+  r.facets = {{"category", {{"torch.compile", "torch.compile", 3}, {"c&c", "C&C <x>", 1}}},
+              {"author", {{"eve", "Eve", 1}}},
+              {"feed", {{"pytorch", "PyTorch Blog", 2}}},
+              {"month", {{"2026-10", "2026-10", 1}, {"2026-08", "2026-08", 4}}}};
+  return r;
+}
+
+PageContext hostile_context() {
+  PageContext c;
+  c.query = decode_query_string("q=" + url_component(kEvil) + "&page=3&category=" + url_component(kEvil)).query;
+  c.notices = {std::string("note ") + kEvil};
+  c.self_url = "http://search.example/cgi-bin/blogsearch.cgi";
+  return c;
+}
+
+// Every '<' in the page starts a tag this formatter writes.
+void expect_only_own_markup(const std::string& html) {
+  static const std::regex kTag("<(/?)([a-zA-Z0-9!?]+)");
+  static const std::set<std::string> kAllowed = {
+      "!DOCTYPE", "html", "head", "meta", "title", "link", "style", "body", "a", "header", "div", "form",
+      "label", "input", "button", "details", "summary", "select", "option", "ul", "li", "span", "main",
+      "h1", "h2", "p", "ol", "article", "time", "mark", "nav", "aside", "section", "svg", "line", "rect",
+      "footer", "dl", "dt", "dd", "pre"};
+  for (std::sregex_iterator it(html.begin(), html.end(), kTag), end; it != end; ++it)
+    EXPECT_TRUE(kAllowed.count((*it)[2].str())) << "unexpected tag <" << (*it)[2] << " in the page";
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<svg onload"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"javascript"), std::string::npos);
+}
+
+TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {
+  std::ostringstream out;
+  write_html_results(out, hostile_result(), hostile_context());
+  const std::string html = out.str();
+  expect_only_own_markup(html);
+  EXPECT_NE(html.find("Title &lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;svg"), std::string::npos);
+  // The javascript: link is shown as plain text, the good one is a link.
+  EXPECT_NE(html.find("<h2>Title &lt;script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"https://example.org/p/2?a=1&amp;b=2\">Good post</a>"), std::string::npos);
+}
+
+TEST(FormatHtml, MarksMatchesAndLinksEverything) {
+  std::ostringstream out;
+  PageContext c;
+  c.query = decode_query_string("q=compile&page=3").query;
+  write_html_results(out, hostile_result(), c);
+  const std::string html = out.str();
+  EXPECT_NE(html.find("before &lt;b&gt;bold&lt;/b&gt; <mark>compile</mark> after"), std::string::npos);
+  EXPECT_NE(html.find("<title>“compile” – Blog search</title>"), std::string::npos);
+  EXPECT_NE(html.find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_NE(html.find("Results 21–22 of 95"), std::string::npos);
+  // Paging: 95 results, 10 a page, on page 3.
+  EXPECT_NE(html.find("href=\"?q=compile&amp;page=2\" rel=\"prev\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;page=4\" rel=\"next\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;page=3\" aria-current=\"page\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;page=10\""), std::string::npos) << "no link past the last page";
+  EXPECT_EQ(html.find("page=11"), std::string::npos);
+  // Facets refine the search and go back to page 1.
+  EXPECT_NE(html.find("href=\"?q=compile&amp;category=torch.compile\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;category=c%26c\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;author=eve\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;feed=pytorch\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"?q=compile&amp;since=2026-08&amp;until=2026-08\""), std::string::npos);
+  // Did you mean, as a link.
+  EXPECT_NE(html.find("Did you mean <a href=\"?q=torch+%3Cb%3Ecompile%3C%2Fb%3E\">torch &lt;b&gt;compile&lt;/b&gt;</a>"),
+            std::string::npos);
+  // Landmarks and the histogram: a year of months, bars for the two with posts.
+  for (const char* landmark : {"<header", "<main", "<aside", "<nav", "<footer", "role=\"search\"", "<label for=\"q\""})
+    EXPECT_NE(html.find(landmark), std::string::npos) << landmark;
+  EXPECT_NE(html.find("<svg class=\"hist\""), std::string::npos);
+  std::size_t bars = 0;
+  for (std::size_t at = 0; (at = html.find("<rect", at)) != std::string::npos; ++at) ++bars;
+  EXPECT_EQ(bars, 2u);
+  EXPECT_NE(html.find("2026-08: 4 posts"), std::string::npos);
+  EXPECT_NE(html.find("rel=\"search\" type=\"application/opensearchdescription+xml\""), std::string::npos);
+}
+
+TEST(FormatHtml, ErrorPageShowsMessageFormAndPosition) {
+  std::ostringstream out;
+  PageContext c;
+  c.query = decode_query_string("q=pytorch+AND").query;
+  write_html_error(out, {400, "'AND' needs a word or phrase on both sides", "pytorch AND", 9, 3}, c);
+  const std::string html = out.str();
+  EXPECT_NE(html.find("<form"), std::string::npos);
+  EXPECT_NE(html.find("value=\"pytorch AND\""), std::string::npos);
+  EXPECT_NE(html.find("&#39;AND&#39; needs a word"), std::string::npos);
+  EXPECT_NE(html.find("<pre>pytorch <mark>AND</mark></pre>"), std::string::npos);
+  expect_only_own_markup(html);
+}
+
+// Parses XML with libxml2 (no network, no entities): nullptr when not well-formed.
+std::unique_ptr<xmlDoc, void (*)(xmlDocPtr)> parse_xml(const std::string& text) {
+  return {xmlReadMemory(text.data(), static_cast<int>(text.size()), "t.xml", nullptr,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+          xmlFreeDoc};
+}
+
+TEST(FormatAtom, WellFormedAndEscaped) {
+  std::ostringstream out;
+  write_atom(out, hostile_result(), hostile_context());
+  const std::string atom = out.str();
+  ASSERT_TRUE(parse_xml(atom)) << atom;
+  EXPECT_EQ(atom.find("<script"), std::string::npos);
+  EXPECT_NE(atom.find("<feed xmlns=\"http://www.w3.org/2005/Atom\""), std::string::npos);
+  // javascript: ids and links are not used as such.
+  EXPECT_EQ(atom.find("<id>javascript"), std::string::npos);
+  EXPECT_EQ(atom.find("href=\"javascript"), std::string::npos);
+  EXPECT_NE(atom.find("<id>urn:blogsearch:post:"), std::string::npos);
+  EXPECT_NE(atom.find("<id>https://example.org/p/2</id>"), std::string::npos);
+  EXPECT_NE(atom.find("href=\"https://example.org/p/2?a=1&amp;b=2\""), std::string::npos);
+  EXPECT_NE(atom.find("<updated>2026-10-03T00:00:00Z</updated>\n<author><name>Blog search"), std::string::npos)
+      << "the feed's updated is its newest entry's";
+  EXPECT_NE(atom.find("<link rel=\"self\" type=\"application/atom+xml\" href=\"http://search.example/cgi-bin/"
+                      "blogsearch.cgi?q="),
+            std::string::npos);
+}
+
+TEST(FormatOpenSearch, WellFormedWithTemplates) {
+  std::ostringstream out;
+  PageContext c;
+  c.self_url = "https://search.example/s";
+  write_opensearch(out, c);
+  const std::string xml = out.str();
+  ASSERT_TRUE(parse_xml(xml)) << xml;
+  EXPECT_NE(xml.find("template=\"https://search.example/s?q={searchTerms}&amp;page={startPage?}\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("type=\"application/atom+xml\""), std::string::npos);
+  EXPECT_NE(xml.find("<ShortName>Blog search</ShortName>"), std::string::npos);
+}
+
+// ---- CgiApp over a real database ---------------------------------------------
+
+class CgiAppTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("cgi_test." + std::to_string(::getpid()) + "." +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    db_ = (dir_ / "db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void ingest(const std::vector<std::string>& paths) {
+    std::vector<std::string> errors;
+    auto snapshots = collect_snapshots(paths, "", errors);
+    ASSERT_TRUE(errors.empty());
+    Writer writer(db_);
+    writer.ingest(snapshots);
+  }
+  static std::string data(const std::string& sub) { return std::string(BLOGSEARCH_SOURCE_DIR) + "/data/" + sub; }
+
+  CgiEnvironment env(const std::string& query_string, const std::string& method = "GET") const {
+    CgiEnvironment e;
+    e.request_method = method;
+    e.query_string = query_string;
+    e.script_name = "/search";
+    e.http_host = "127.0.0.1:8080";
+    e.database = db_;
+    return e;
+  }
+  static std::string header(const Response& r, const std::string& name) {
+    for (const auto& [n, v] : r.headers)
+      if (n == name) return v;
+    return "";
+  }
+
+  CgiAppOptions quiet() {
+    CgiAppOptions o;
+    o.log = [this](const std::string& m) { logged_ += m + "\n"; };
+    o.retries = 2;
+    o.retry_pause_ms = 1;
+    return o;
+  }
+
+  fs::path dir_;
+  std::string db_;
+  std::string logged_;
+};
+
+TEST_F(CgiAppTest, JsonIsTheCliModel) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  Response r = app.handle(env("q=compile&format=json&n=3"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(header(r, "Content-Type"), "application/json");
+  auto got = nlohmann::json::parse(r.body);
+
+  SearchRequest req;
+  req.query.text = "compile";
+  req.limit = 3;
+  req.facets = {"category", "author", "feed", "month"};
+  req.facet_limit = 24;
+  Searcher searcher(db_);
+  auto want = result_to_json(searcher.search(req), JsonOptions{});
+  got.erase("elapsed_ms");
+  want.erase("elapsed_ms");
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got["results"].size(), 3u);
+}
+
+TEST_F(CgiAppTest, StatusesAndHeaders) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  for (const char* qs : {"q=compile", "", "q=compile&format=atom", "format=opensearch", "q=(compile"}) {
+    Response r = app.handle(env(qs));
+    EXPECT_EQ(header(r, "Content-Security-Policy"), kContentSecurityPolicy) << qs;
+    EXPECT_EQ(header(r, "X-Content-Type-Options"), "nosniff") << qs;
+    EXPECT_EQ(header(r, "Referrer-Policy"), "no-referrer") << qs;
+  }
+  EXPECT_EQ(app.handle(env("q=compile")).status, 200);
+  EXPECT_EQ(header(app.handle(env("q=compile&format=atom")), "Content-Type"), "application/atom+xml; charset=utf-8");
+  Response post = app.handle(env("q=compile", "POST"));
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(header(post, "Allow"), "GET, HEAD");
+  Response syntax = app.handle(env("q=pytorch+AND"));
+  EXPECT_EQ(syntax.status, 400);
+  EXPECT_NE(syntax.body.find("<form"), std::string::npos);
+  EXPECT_NE(syntax.body.find("needs a word or phrase"), std::string::npos);
+  EXPECT_EQ(app.handle(env("q=x&since=soon")).status, 400);
+  EXPECT_EQ(app.handle(env("page=x")).status, 400);
+  Response json_error = app.handle(env("q=pytorch+AND&format=json"));
+  EXPECT_EQ(json_error.status, 400);
+  EXPECT_TRUE(nlohmann::json::parse(json_error.body).contains("error"));
+}
+
+TEST_F(CgiAppTest, HeadHasHeadersButNoBody) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  Response r = app.handle(env("q=compile", "HEAD"));
+  std::string head = serialize(r, true), get = serialize(r, false);
+  EXPECT_EQ(head.rfind("Status: 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n", 0), 0u);
+  EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");
+  EXPECT_EQ(get, head + r.body);
+}
+
+TEST_F(CgiAppTest, MissingDatabaseIs503WithoutPath) {
+  CgiApp app(quiet());
+  CgiEnvironment e = env("q=compile");
+  e.database = (dir_ / "secret-location").string();
+  Response r = app.handle(e);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.body.find("secret-location"), std::string::npos);
+  EXPECT_NE(logged_.find("secret-location"), std::string::npos) << "the path goes to the log";
+  e.database.clear();
+  EXPECT_EQ(app.handle(e).status, 503);
+}
+
+TEST_F(CgiAppTest, StartPageShowsWhatIsIndexed) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  Response r = app.handle(env(""));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("Search 14 posts from 3 feeds"), std::string::npos);
+  EXPECT_NE(r.body.find("Newest posts"), std::string::npos);
+  EXPECT_NE(r.body.find("href=\"?feed=pytorch\""), std::string::npos);
+}
+
+TEST_F(CgiAppTest, SeesCommitsWithoutRestart) {
+  ingest({data("pytorch/2026-09-02T061544Z.xml")});
+  CgiApp app(quiet());
+  auto count = [&] {
+    auto j = nlohmann::json::parse(app.handle(env("feed=pytorch&format=json")).body);
+    return j["total"]["estimated"].get<int>();
+  };
+  const int before = count();
+  EXPECT_EQ(before, 5);
+  ingest({data("pytorch")});
+  EXPECT_EQ(count(), 8);
+}
+
+TEST_F(CgiAppTest, SurvivesRebuildBetweenRequests) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  ASSERT_EQ(app.handle(env("q=compile")).status, 200);
+  std::vector<std::string> errors;
+  // The second rebuild holds only the pytorch feed: the app must answer
+  // from the new generation, not from the deleted one it had open.
+  for (const auto& [archive, posts] : {std::pair{data(""), 14}, std::pair{data("pytorch"), 8}}) {
+    rebuild_database(db_, collect_snapshots({archive}, "", errors));
+    Response r = app.handle(env("format=json"));
+    ASSERT_EQ(r.status, 200) << r.body << logged_;
+    EXPECT_EQ(nlohmann::json::parse(r.body)["total"]["estimated"].get<int>(), posts) << archive;
+  }
+}
+
+}  // namespace
+}  // namespace blogsearch::web

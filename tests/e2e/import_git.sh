@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# import-git over a small git-scraping repository built here: every committed
+# version of the feed file becomes a snapshot observed at its commit time,
+# with the headers.json committed beside it when there is one; a commit that
+# does not touch the file adds nothing, a non-feed version is skipped with a
+# message, a deleted-then-restored file continues. Re-running is a no-op, a
+# rebuild from the archive gives the same index, bare repositories work, and
+# bad arguments exit 2.
+set -euo pipefail
+
+if ! command -v git >/dev/null; then
+  echo "SKIP: git is not installed (tools/setup installs it)"
+  exit 77
+fi
+# shellcheck source=fetch.d/feeds.sh
+source "$SOURCE_DIR/tests/e2e/fetch.d/feeds.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export BLOGSEARCH_DB="$tmp/db" BLOGSEARCH_ARCHIVE="$tmp/archive"
+export GIT_CONFIG_NOSYSTEM=1 HOME="$tmp/home"
+mkdir -p "$HOME"
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+reported=0
+pass() {  # a section's verdict: "ok" only when none of its checks failed
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
+
+repo="$tmp/scraper"
+git init -q -b main "$repo"
+git -C "$repo" config user.name "Scraper Bot"
+git -C "$repo" config user.email "bot@example.org"
+mkdir -p "$repo/raw/test-feed"
+commit() {  # WHEN MESSAGE: commit everything at WHEN (author and committer date)
+  git -C "$repo" add -A
+  GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git -C "$repo" commit -q -m "$2"
+  git -C "$repo" rev-parse HEAD
+}
+feed="$repo/raw/test-feed/response.xml"
+headers="$repo/raw/test-feed/headers.json"
+
+# Items: write_feed numbers them 1..N; windows are cut with sed below.
+items() {  # FIRST LAST [EDITED]: a feed with posts FIRST..LAST of "history"
+  mkdir -p "$(dirname "$feed")"
+  write_feed "$tmp/all.xml" history "$2" "${3:-}"
+  {
+    grep -v '<item>\|</channel>' "$tmp/all.xml"
+    grep '<item>' "$tmp/all.xml" | sed -n "$1,$2p"
+    echo '</channel></rss>'
+  } >"$feed"
+}
+
+items 1 3 original
+cat >"$headers" <<'EOF'
+{"observed_at": "2026-09-01T09:59:58.120Z", "status": 200, "final_url": "https://history.example.org/feed",
+ "etag": "\"e1\"", "last_modified": "Mon, 31 Aug 2026 20:00:00 GMT"}
+EOF
+c1=$(commit 2026-09-01T10:00:00Z "history: changed")
+
+echo "scraper notes" >"$repo/README"
+commit 2026-09-02T10:00:00Z "notes" >/dev/null
+
+items 1 4 edited  # post 2 and 3 edited, post 4 new
+cat >"$headers" <<'EOF'
+{"fetchedAt": "2026-09-03T09:59:59Z", "status": 200, "finalUrl": "https://history.example.org/feed",
+ "etag": "\"e2\"", "lastModified": "Wed, 02 Sep 2026 20:00:00 GMT"}
+EOF
+commit 2026-09-03T10:00:00Z "history: changed" >/dev/null
+
+git -C "$repo" rm -q "$headers"
+items 3 5 edited
+commit 2026-09-04T10:00:00Z "history: changed, no headers" >/dev/null
+
+printf '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>\n' >"$feed"
+c5=$(commit 2026-09-05T10:00:00Z "history: error page")
+
+git -C "$repo" rm -q "$feed"
+commit 2026-09-06T10:00:00Z "history: gone" >/dev/null
+
+items 4 6 edited
+commit 2026-09-07T10:00:00Z "history: back" >/dev/null
+
+# ---- import -----------------------------------------------------------------
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml >"$tmp/first.out" 2>"$tmp/first.err" || rc=$?
+sed 's/^/  | /' "$tmp/first.out" "$tmp/first.err"
+[ "$rc" -eq 3 ] || fail "import with one non-feed version exited $rc, expected 3"
+grep -q ': 5 versions of raw/test-feed/response.xml .* as feed test-feed: 4 archived, 0 already .*, 2 with headers.json, 1 skipped' \
+  "$tmp/first.out" || fail "import summary does not count 5 versions, 4 archived, 2 with headers, 1 skipped"
+grep -q "not a feed, skipped: .*@${c5:0:12}:raw/test-feed/response.xml" "$tmp/first.err" ||
+  fail "the error-page version is not named in a message"
+(cd "$BLOGSEARCH_ARCHIVE/test-feed" && ls *.xml) >"$tmp/files.txt"
+printf '%s\n' 2026-09-01T100000Z.xml 2026-09-03T100000Z.xml 2026-09-04T100000Z.xml 2026-09-07T100000Z.xml |
+  diff - "$tmp/files.txt" || fail "archived files are not one per feed version, named by commit time"
+
+/usr/bin/python3 - "$BLOGSEARCH_ARCHIVE/test-feed" "$c1" <<'PY' || fail "archived headers do not carry the committed headers and the commit"
+import json, sys
+d, c1 = sys.argv[1], sys.argv[2]
+h = json.load(open(d + "/2026-09-01T100000Z.headers.json"))
+assert h["observed_at"] == "2026-09-01T10:00:00Z", h       # the commit time
+assert h["etag"] == '"e1"' and h["lastModified"] == "Mon, 31 Aug 2026 20:00:00 GMT", h
+assert h["finalUrl"] == "https://history.example.org/feed", h
+assert h["gitCommit"] == c1 and h["gitPath"] == "raw/test-feed/response.xml", h
+assert h["recorded"]["observed_at"] == "2026-09-01T09:59:58.120Z", h
+h3 = json.load(open(d + "/2026-09-03T100000Z.headers.json"))
+assert h3["etag"] == '"e2"' and h3["finalUrl"] == "https://history.example.org/feed", h3
+h4 = json.load(open(d + "/2026-09-04T100000Z.headers.json"))
+assert "recorded" not in h4 and h4["etag"] is None, h4
+PY
+
+check_db() {  # LABEL: the index built from the four versions
+  /usr/bin/python3 - "$BLOGSEARCH_DB" <<'PY' || fail "$1: the index does not hold the history as committed"
+import json, sys, xapian
+db = xapian.Database(sys.argv[1])
+docs = {}
+for item in db.postlist("XFEEDtest-feed"):
+    d = json.loads(db.get_document(item.docid).get_data())
+    docs[d["id"]] = d
+assert sorted(docs) == ["urn:history:%d" % i for i in range(1, 7)], sorted(docs)
+p1, p2, p4, p6 = (docs["urn:history:%d" % i] for i in (1, 2, 4, 6))
+assert p1["first_seen"] == "2026-09-01T10:00:00Z" and p1["last_seen"] == "2026-09-03T10:00:00Z", p1
+assert p1["in_feed"] is False and p1["versions"] == 2, p1   # edited on 09-03
+assert p2["versions"] == 2 and "edited" in p2["summary"] + p2["text"], p2
+assert p4["first_seen"] == "2026-09-03T10:00:00Z" and p4["last_seen"] == "2026-09-07T10:00:00Z", p4
+assert p4["in_feed"] is True and p4["versions"] == 1, p4
+assert p6["first_seen"] == "2026-09-07T10:00:00Z" and p6["in_feed"] is True, p6
+PY
+}
+check_db "import"
+pass "5 versions in commit order: 4 archived at commit times with their headers, 1 non-feed skipped, 6 posts"
+
+# ---- a re-run changes nothing -------------------------------------------------
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml >"$tmp/second.out" 2>/dev/null || rc=$?
+sed 's/^/  | /' "$tmp/second.out"
+[ "$rc" -eq 3 ] || fail "re-run exited $rc, expected 3 (the error page is still there)"
+grep -q '0 archived, 4 already in' "$tmp/second.out" || fail "re-run archived versions again"
+grep -q '4 skipped as already ingested' "$tmp/second.out" || fail "re-run ingested snapshots again"
+[ "$(find "$BLOGSEARCH_ARCHIVE" -name '*.xml' | wc -l)" -eq 4 ] || fail "re-run added archive files"
+pass "re-running import-git is a no-op"
+
+# ---- rebuild from the archive gives the same index ---------------------------
+"$BLOGSEARCH_INDEX" rebuild --quiet >"$tmp/rebuild.out" 2>&1 || fail "rebuild after import-git failed: $(cat "$tmp/rebuild.out")"
+check_db "rebuild"
+pass "rebuild from the archive reproduces the imported history"
+
+# ---- bare repository, --feed ---------------------------------------------------
+git clone -q --bare "$repo" "$tmp/bare.git"
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$tmp/bare.git" --path ./raw/test-feed/response.xml --feed renamed \
+  --db "$tmp/db2" --archive "$tmp/archive2" >"$tmp/bare.out" 2>/dev/null || rc=$?
+[ "$rc" -eq 3 ] && grep -q 'as feed renamed: 4 archived' "$tmp/bare.out" || fail "import from a bare clone with --feed failed"
+[ "$(find "$tmp/archive2/renamed" -name '*.xml' | wc -l)" -eq 4 ] || fail "--feed did not name the archive folder"
+[ "$(/usr/bin/python3 -c 'import sys, xapian; print(xapian.Database(sys.argv[1]).get_termfreq("XFEEDrenamed"))' "$tmp/db2")" -eq 6 ] ||
+  fail "--feed did not name the feed in the index"
+pass "bare repository and --feed"
+
+# ---- real snapshots, laid out like the seeds' scraper ---------------------------
+# raw/<feed>/response.xml + headers.json, one commit per fetch at its time.
+pytorch="$SOURCE_DIR/../shared/corpus/pytorch-blog"
+if [ -d "$pytorch" ]; then
+  real="$tmp/real"
+  git init -q -b main "$real"
+  mkdir -p "$real/raw/pytorch-blog-feed"
+  for body in "$pytorch"/*.xml; do
+    cp "$body" "$real/raw/pytorch-blog-feed/response.xml"
+    cp "${body%.xml}.headers.json" "$real/raw/pytorch-blog-feed/headers.json"
+    when=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["fetchedAt"])' "${body%.xml}.headers.json")
+    git -C "$real" add -A
+    GIT_AUTHOR_DATE="$when" GIT_COMMITTER_DATE="$when" git -C "$real" -c user.name=bot -c user.email=bot@example.org \
+      commit -q -m "pytorch-blog-feed: changed"
+  done
+  rc=0
+  "$BLOGSEARCH_INDEX" import-git "$real" --path raw/pytorch-blog-feed/response.xml --db "$tmp/db3" \
+    --archive "$tmp/archive3" >"$tmp/real.out" 2>&1 || rc=$?
+  sed 's/^/  | /' "$tmp/real.out"
+  [ "$rc" -eq 0 ] && grep -q '3 versions .* 3 archived, .* 3 with headers.json, 0 skipped' "$tmp/real.out" ||
+    fail "import of the real PyTorch snapshots failed (exit $rc)"
+  /usr/bin/python3 - "$tmp/db3" "$tmp/archive3/pytorch-blog-feed" <<'PY' || fail "the real PyTorch history is not what corpus/README.md states"
+import glob, json, sys, xapian
+db = xapian.Database(sys.argv[1])
+assert db.get_termfreq("XFEEDpytorch-blog-feed") == 30, db.get_termfreq("XFEEDpytorch-blog-feed")
+seen = sorted(json.loads(db.get_document(i.docid).get_data())["first_seen"] for i in db.postlist(""))
+assert seen[0] == "2026-09-02T01:32:28Z", seen[0]   # the first commit's time
+heads = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[2] + "/*.headers.json"))]
+assert [h["etag"] for h in heads] == [h["recorded"]["etag"] for h in heads], heads
+assert all(h["finalUrl"] == "https://pytorch.org/blog/feed/" for h in heads), heads
+PY
+  pass "real PyTorch snapshots imported from a scraper-style repository: 30 posts"
+else
+  echo "note: $pytorch not found; the real-snapshot import was not run"
+fi
+
+# ---- bad arguments --------------------------------------------------------------
+bad() {  # NAME REGEX ARGS...
+  local name=$1 regex=$2
+  shift 2
+  rc=0
+  "$BLOGSEARCH_INDEX" import-git "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2"
+  grep -Eq "$regex" "$tmp/$name.err" || fail "$name: message does not match '$regex': $(cat "$tmp/$name.err")"
+  [ "$(wc -l <"$tmp/$name.err")" -eq 1 ] || fail "$name: message is not one line"
+}
+mkdir -p "$tmp/not-a-repo"
+bad norepo "not-a-repo: not a git repository" "$tmp/not-a-repo" --path feed.xml
+bad nopath "no commit ever added raw/other/feed.xml" "$repo" --path raw/other/feed.xml
+bad absolute "must be a file path relative to the repository root" "$repo" --path /etc/passwd
+bad badfeed "cannot use 'Bad Name' as a feed id" "$repo" --path raw/test-feed/response.xml --feed "Bad Name"
+pass "bad repository, path or feed id exit 2 with one line"
+
+if [ "$failures" -ne 0 ]; then
+  echo "FAIL: $failures check(s) failed"
+  exit 1
+fi
+echo "PASS: import-git"
