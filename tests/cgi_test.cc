@@ -512,5 +512,30 @@ TEST_F(CgiAppTest, SurvivesRebuildBetweenRequests) {
   }
 }
 
+TEST_F(CgiAppTest, CacheServesRepeatsUntilTheDatabaseChanges) {
+  ingest({data("pytorch/2026-09-02T061544Z.xml")});
+  CgiAppOptions options = quiet();
+  options.cache_entries = 2;
+  CgiApp app(options);
+  auto total = [](const Response& r) { return nlohmann::json::parse(r.body)["total"]["estimated"].get<int>(); };
+  Response first = app.handle(env("feed=pytorch&format=json"));
+  Response again = app.handle(env("feed=pytorch&format=json"));
+  EXPECT_EQ(again.body, first.body) << "a repeat is served from the cache (same elapsed_ms)";
+  // Another host gets links of its own, so its own entry.
+  CgiEnvironment other = env("feed=pytorch&format=json");
+  other.http_host = "example.org";
+  EXPECT_NE(app.handle(other).body, first.body);
+  // A commit empties the cache.
+  ingest({data("pytorch")});
+  EXPECT_EQ(total(first), 5);
+  EXPECT_EQ(total(app.handle(env("feed=pytorch&format=json"))), 8);
+  // Errors are not kept, and the oldest entry makes room (LRU of 2).
+  EXPECT_EQ(app.handle(env("q=pytorch+AND")).status, 400);
+  const Response a = app.handle(env("q=compile&format=json"));
+  app.handle(env("q=memory&format=json"));
+  app.handle(env("q=helion&format=json"));
+  EXPECT_NE(app.handle(env("q=compile&format=json")).body, a.body) << "evicted entries are searched again";
+}
+
 }  // namespace
 }  // namespace blogsearch::web
