@@ -97,7 +97,9 @@ Response error_response(const PageError& error, const PageContext& context) {
     return make_response(error.status, OutputFormat::kJson, body.str());
   }
   write_html_error(body, error, context);
-  return make_response(error.status, OutputFormat::kHtml, body.str());
+  Response r = make_response(error.status, OutputFormat::kHtml, body.str());
+  if (error.status == 503) r.headers.emplace_back("Retry-After", "30");
+  return r;
 }
 
 }  // namespace

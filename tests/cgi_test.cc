@@ -468,6 +468,7 @@ TEST_F(CgiAppTest, MissingDatabaseIs503WithoutPath) {
   e.database = (dir_ / "secret-location").string();
   Response r = app.handle(e);
   EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(header(r, "Retry-After"), "30");
   EXPECT_EQ(r.body.find("secret-location"), std::string::npos);
   EXPECT_NE(logged_.find("secret-location"), std::string::npos) << "the path goes to the log";
   e.database.clear();
