@@ -7,10 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "indexer/rebuild.h"
+#include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "query/cgi_app.h"
@@ -355,6 +358,70 @@ TEST(FormatOpenSearch, WellFormedWithTemplates) {
             std::string::npos);
   EXPECT_NE(xml.find("type=\"application/atom+xml\""), std::string::npos);
   EXPECT_NE(xml.find("<ShortName>Blog search</ShortName>"), std::string::npos);
+}
+
+// ---- facet counts (searcher.cc counts from termlists for few matches and
+// from posting lists for many; both must agree with a plain count) ---------
+
+TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
+  const fs::path dir = fs::temp_directory_path() / ("cgi_test_facets." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  constexpr int kPosts = 130;
+  {
+    Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (int i = 0; i < kPosts; ++i) {
+      Xapian::Document doc;
+      // Words as the writer stores them: plain and stemmed ("Z").
+      for (const std::string& w : {std::string("common"), "word" + std::to_string(i),
+                                   std::string(i % 2 == 0 ? "even" : "odd")}) {
+        doc.add_term(w);
+        doc.add_term("Z" + w);
+      }
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, "cat" + std::to_string(i % 7)));
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, "all"));
+      doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, "author" + std::to_string(i % 3)));
+      doc.add_boolean_term(schema::exact_term(schema::kFeed, "feed" + std::to_string(i % 2)));
+      doc.add_boolean_term(std::string(schema::kMonth) + "2026" + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1));
+      doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(1.7e9 + i));
+      doc.set_data("{\"id\":\"p" + std::to_string(i) + "\"}");
+      db.add_document(doc);
+    }
+    db.commit();
+  }
+  Searcher searcher(dir.string());
+  // What each facet should say for the documents whose number passes `in`.
+  auto expected = [](const std::function<bool(int)>& in) {
+    std::map<std::string, std::map<std::string, Xapian::doccount>> want;
+    for (int i = 0; i < kPosts; ++i) {
+      if (!in(i)) continue;
+      ++want["category"]["cat" + std::to_string(i % 7)];
+      ++want["category"]["all"];
+      ++want["author"]["author" + std::to_string(i % 3)];
+      ++want["feed"]["feed" + std::to_string(i % 2)];
+      ++want["month"][std::string("2026-") + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1)];
+    }
+    return want;
+  };
+  const std::pair<std::string, std::function<bool(int)>> cases[] = {
+      {"word5", [](int i) { return i == 5; }},          // one match: termlists
+      {"even", [](int i) { return i % 2 == 0; }},       // half: posting lists
+      {"common", [](int) { return true; }},             // all: term frequencies
+  };
+  for (const auto& [query, in] : cases) {
+    SearchRequest r;
+    r.query.text = query;
+    r.query.spelling = false;
+    r.facets = {"category", "author", "feed", "month"};
+    r.facet_limit = 100;
+    r.snippets = false;
+    SearchResult result = searcher.search(r);
+    std::map<std::string, std::map<std::string, Xapian::doccount>> got;
+    for (const auto& f : result.facets)
+      for (const auto& v : f.values) got[f.name][v.value] = v.count;
+    EXPECT_EQ(got, expected(in)) << query;
+  }
+  fs::remove_all(dir);
 }
 
 // ---- CgiApp over a real database ---------------------------------------------
