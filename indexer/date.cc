@@ -187,9 +187,18 @@ std::string normalise_rfc822(std::string_view s) {
   return out;
 }
 
-}  // namespace
+// RFC 3339 years have four digits. curl_getdate reads longer digit runs as
+// years (fuzz/date_fuzz.cc found "26100"), and a zone offset can push a
+// 9999-12-31 or 0001-01-01 date over the edge: such times could not be
+// printed back as RFC 3339, so they are not dates.
+std::optional<Time> in_rfc3339_range(std::optional<Time> t) {
+  constexpr Time kFirst = -62135596800;  // 0001-01-01T00:00:00Z
+  constexpr Time kLast = 253402300799;   // 9999-12-31T23:59:59Z
+  if (t && (*t < kFirst || *t > kLast)) return std::nullopt;
+  return t;
+}
 
-std::optional<Time> parse_date(std::string_view text) {
+std::optional<Time> parse_date_any_year(std::string_view text) {
   std::string_view s = trim(text);
   if (s.empty() || s.size() > 200) return std::nullopt;
   if (s.size() >= 4 && is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3])) {
@@ -204,6 +213,12 @@ std::optional<Time> parse_date(std::string_view text) {
   time_t t = curl_getdate(normalised.c_str(), nullptr);
   if (t == static_cast<time_t>(-1)) return std::nullopt;
   return static_cast<Time>(t);
+}
+
+}  // namespace
+
+std::optional<Time> parse_date(std::string_view text) {
+  return in_rfc3339_range(parse_date_any_year(text));
 }
 
 std::string format_rfc3339(Time t) {

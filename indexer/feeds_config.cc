@@ -71,13 +71,11 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
       if (!e->is_boolean()) throw ConfigError(where(path, e->source()) + ": 'enabled' must be true or false");
       f.enabled = **e->as_boolean();
     }
-    // Point at the offending key's own line, where the user has to look.
-    auto at = [&](const char* key) { return where(path, t->get(key)->source()); };
+    const std::string line = where(path, t->source());
     if (feed_slug(f.id) != f.id || f.id.empty())
-      throw ConfigError(at("id") + ": 'id' \"" + f.id + "\" must be a slug of a-z, 0-9, '.', '_' and '-'");
-    if (!ids.insert(f.id).second) throw ConfigError(at("id") + ": 'id' \"" + f.id + "\" appears twice");
-    if (!is_http_url(f.url))
-      throw ConfigError(at("url") + ": feed '" + f.id + "': 'url' must be an http or https URL");
+      throw ConfigError(line + ": id '" + f.id + "' must be a slug of a-z, 0-9, '.', '_' and '-'");
+    if (!ids.insert(f.id).second) throw ConfigError(line + ": id '" + f.id + "' appears twice");
+    if (!is_http_url(f.url)) throw ConfigError(line + ": feed '" + f.id + "': url must be an http(s) URL");
     feeds.push_back(std::move(f));
   }
   return feeds;

@@ -163,6 +163,11 @@ int run_rebuild(const AddArgs& args) {
   std::vector<Snapshot> snapshots = collect_snapshots({archive}, "", errors);
   for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << " (the archive to rebuild from)\n";
   if (!errors.empty()) return kInputError;
+  // A wrong --archive must not replace a full index with an empty one.
+  if (snapshots.empty()) {
+    std::cerr << "blogsearch-index: no snapshots in " << archive << "; the database was left as it is\n";
+    return kInputError;
+  }
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
   try {
@@ -233,6 +238,9 @@ int run_fetch(const FetchArgs& args) {
   } catch (const DatabaseError& e) {
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
+  } catch (const std::runtime_error& e) {  // libcurl could not be set up
+    std::cerr << "blogsearch-index: fetch: " << e.what() << '\n';
+    return kInputError;
   }
 }
 

@@ -61,7 +61,20 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove_all(generation, ec);
-    throw;
+    // Callers handle DatabaseLocked and DatabaseError only; a failed stub
+    // rename or a Xapian error while copying state must not escape as
+    // something else.
+    try {
+      throw;
+    } catch (const DatabaseLocked&) {
+      throw;
+    } catch (const DatabaseError&) {
+      throw;
+    } catch (const Xapian::Error& e) {
+      throw DatabaseError("rebuild of " + db_path + " failed: " + e.get_description());
+    } catch (const std::runtime_error& e) {
+      throw DatabaseError("rebuild of " + db_path + " failed: " + e.what());
+    }
   }
 }
 

@@ -405,7 +405,14 @@ struct Writer::Impl {
       db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
       db.commit_transaction();
     } catch (...) {
-      db.cancel_transaction();
+      // A commit that failed part way (disk full) has already ended the
+      // transaction; cancel_transaction then throws InvalidOperationError,
+      // which used to replace the real error ("No space left on device")
+      // in the message the user sees.
+      try {
+        db.cancel_transaction();
+      } catch (const Xapian::InvalidOperationError&) {
+      }
       throw;
     }
     feed_id.clear();

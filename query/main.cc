@@ -27,15 +27,14 @@ constexpr int kExitDatabase = 4;
 
 void report_query_error(const QueryError& e) {
   std::cerr << "blogsearch: " << e.what() << "\n";
-  if (e.column() > 0 && !e.query().empty()) {
-    std::cerr << "  " << clean_line(e.query()) << "\n  ";
-    // Count characters, not bytes, up to the error so the caret lines up.
-    std::string before = clean_line(e.query().substr(0, e.column() - 1));
-    std::size_t chars = 0;
-    for (unsigned char c : before) chars += (c & 0xC0) != 0x80;
-    if (e.column() > 1 && e.query()[e.column() - 2] == ' ') ++chars;  // clean_line trims the edge
-    std::cerr << std::string(chars, ' ') << std::string(e.length(), '^') << "\n";
-  }
+  if (e.column() == 0 || e.query().empty()) return;
+  // Echo the query with control characters as spaces, one for one, and put
+  // the caret under the error (columns count characters).
+  std::string shown = e.query();
+  for (char& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  std::cerr << "  " << shown << "\n  " << std::string(e.column() - 1, ' ')
+            << std::string(e.length(), '^') << "\n";
 }
 
 std::vector<std::string> split_list(const std::string& list) {

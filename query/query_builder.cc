@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -9,15 +10,26 @@
 
 namespace blogsearch {
 
-QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t column,
-                       std::size_t length)
-    : std::runtime_error(column ? "query error at column " + std::to_string(column) +
-                                      ": " + detail
-                                : detail),
+namespace {
+
+// Columns are shown to people, so they count characters, not bytes.
+std::size_t chars_in(const std::string& s, std::size_t from, std::size_t bytes) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < from + bytes && i < s.size(); ++i)
+    n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+QueryError::QueryError(const std::string& detail, const std::string& query, std::size_t byte_column,
+                       std::size_t byte_length)
+    : std::runtime_error(detail),
       detail_(detail),
       query_(query),
-      column_(column),
-      length_(length ? length : 1) {}
+      column_(byte_column ? chars_in(query, 0, byte_column - 1) + 1 : 0),
+      length_(byte_column ? std::max<std::size_t>(1, chars_in(query, byte_column - 1, byte_length)) : 1),
+      message_(column_ ? "query error at column " + std::to_string(column_) + ": " + detail : detail) {}
 
 namespace {
 
@@ -53,12 +65,22 @@ int days_in_month(int year, int month) {
   return month == 2 && leap ? 29 : days[month - 1];
 }
 
-// A date value that a range or field processor could not read. Thrown
-// through Xapian's QueryParser (which passes exceptions on) so that
-// build_query can point at it in the query text.
+// A date value that a range or field processor could not read, kept so that
+// build_query can point at it in the query text. The processors record it
+// and return MatchNothing rather than throwing: an exception thrown through
+// QueryParser::parse_query leaks the parser's partly built terms (found by
+// fuzz/query_fuzz.cc), which would add up in a long-running FastCGI process.
 struct BadDate {
   std::string value;
   std::string detail;
+};
+
+struct DateErrors {
+  std::optional<BadDate> first;
+  Xapian::Query record(BadDate bad) {
+    if (!first) first = std::move(bad);
+    return Xapian::Query::MatchNothing;
+  }
 };
 
 const char* const kDateFormats = "use YYYY, YYYY-MM or YYYY-MM-DD";
@@ -78,35 +100,44 @@ Xapian::Query published_between(std::optional<UnixTime> from, std::optional<Unix
 // day, month or year that B names.
 class DateRangeProcessor : public Xapian::RangeProcessor {
  public:
-  DateRangeProcessor() : Xapian::RangeProcessor(schema::kSlotPublished, "date:") {}
+  explicit DateRangeProcessor(DateErrors* errors)
+      : Xapian::RangeProcessor(schema::kSlotPublished, "date:"), errors_(errors) {}
 
   Xapian::Query operator()(const std::string& begin, const std::string& end) override {
     std::optional<UnixTime> from, to;
     if (!begin.empty()) {
       from = parse_date(begin, false);
-      if (!from) throw BadDate{begin, "'" + begin + "' is not a date (" + kDateFormats + ")"};
+      if (!from) return errors_->record({begin, "'" + begin + "' is not a date (" + kDateFormats + ")"});
     }
     if (!end.empty()) {
       to = parse_date(end, true);
-      if (!to) throw BadDate{end, "'" + end + "' is not a date (" + kDateFormats + ")"};
+      if (!to) return errors_->record({end, "'" + end + "' is not a date (" + kDateFormats + ")"});
     }
     if (from && to && *from > *to)
-      throw BadDate{begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts"};
+      return errors_->record(
+          {begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts"});
     return published_between(from, to);
   }
+
+ private:
+  DateErrors* errors_;
 };
 
 // date:2026-09 (without "..") means the whole period it names.
 class DateFieldProcessor : public Xapian::FieldProcessor {
  public:
+  explicit DateFieldProcessor(DateErrors* errors) : errors_(errors) {}
   Xapian::Query operator()(const std::string& value) override {
     auto from = parse_date(value, false);
     auto to = parse_date(value, true);
     if (!from || !to)
-      throw BadDate{value, "'" + value + "' is not a date or date range (" + kDateFormats +
-                               ", or A..B with either end left open)"};
+      return errors_->record({value, "'" + value + "' is not a date or date range (" +
+                                         kDateFormats + ", or A..B with either end left open)"});
     return published_between(from, to);
   }
+
+ private:
+  DateErrors* errors_;
 };
 
 // category:, feed: — the writer stores these lowercased (schema::exact_term).
@@ -221,6 +252,14 @@ UnixTime parse_time_option(const std::string& option, const std::string& value,
       std::tm tm{};
       gmtime_r(&tt, &tm);
       long months = tm.tm_year * 12L + tm.tm_mon - (unit == 'm' ? n : n * 12);
+      // Ages reaching back before 1900 ("2026m", found by fuzz/date_fuzz.cc)
+      // made tm_mon negative and days_in_month read outside its table; no
+      // feed has posts that old, so they mean "since 1900".
+      if (months < 0) {
+        months = 0;
+        tm.tm_mday = 1;
+        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+      }
       tm.tm_year = static_cast<int>(months / 12);
       tm.tm_mon = static_cast<int>(months % 12);
       // 31 March minus one month is the last day of February, not 3 March.
@@ -347,6 +386,7 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
 
   BuiltQuery built{Xapian::Query::MatchAll, ""};
   if (has_text) {
+    DateErrors date_errors;  // declared first: qp's date processors point at it
     Xapian::QueryParser qp;
     qp.set_database(db);
     qp.set_stemmer(Xapian::Stem(schema::kStemLanguage));
@@ -368,8 +408,8 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
     }
     const std::string date_group = "date";
     for (const auto& name : name_variants("date"))
-      qp.add_boolean_prefix(name, (new DateFieldProcessor)->release(), &date_group);
-    qp.add_rangeprocessor((new DateRangeProcessor)->release());
+      qp.add_boolean_prefix(name, (new DateFieldProcessor(&date_errors))->release(), &date_group);
+    qp.add_rangeprocessor((new DateRangeProcessor(&date_errors))->release());
 
     // Boolean operators only in upper case: "cats or dogs" searches for the
     // word "or" rather than surprising anyone who typed a title.
@@ -380,12 +420,13 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
     const std::string text = detach_stray_signs(options.text);
     try {
       built.query = qp.parse_query(text, flags);
-    } catch (const BadDate& bad) {
-      std::size_t at = options.text.find(bad.value);
-      throw QueryError(bad.detail, options.text, at == std::string::npos ? 0 : at + 1,
-                       bad.value.size());
     } catch (const Xapian::QueryParserError& e) {
       throw locate_syntax_error(options.text, e.get_msg());
+    }
+    if (const auto& bad = date_errors.first) {
+      std::size_t at = options.text.find(bad->value);
+      throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,
+                       bad->value.size());
     }
     if (is_plain_words(tokenize(text)))
       built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase(text));

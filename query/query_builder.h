@@ -25,11 +25,13 @@ namespace blogsearch {
 
 class QueryError : public std::runtime_error {
  public:
-  // `column` is 1-based in `query`, 0 when the error has no position (it is
-  // then about an option, named in `detail`). `length` is how many bytes of
-  // the query the error covers.
+  // `byte_column` is the 1-based byte offset of the error in `query`, 0 when
+  // the error has no position (it is then about an option, named in
+  // `detail`); `byte_length` the bytes it covers. column() and length()
+  // report them in characters, as people count.
   QueryError(const std::string& detail, const std::string& query = "",
-             std::size_t column = 0, std::size_t length = 1);
+             std::size_t byte_column = 0, std::size_t byte_length = 1);
+  const char* what() const noexcept override { return message_.c_str(); }
   const std::string& detail() const { return detail_; }
   const std::string& query() const { return query_; }
   std::size_t column() const { return column_; }
@@ -40,6 +42,7 @@ class QueryError : public std::runtime_error {
   std::string query_;
   std::size_t column_;
   std::size_t length_;
+  std::string message_;
 };
 
 // Unix seconds, UTC.

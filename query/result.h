@@ -61,7 +61,7 @@ struct SnippetPart {
 
 struct Hit {
   unsigned rank = 0;  // 1-based over the whole result list (offset included)
-  int percent = 0;    // Xapian's relevance percentage, 0 for pure filters
+  int percent = 0;    // Xapian's relevance percentage (100 for every match of a pure filter)
   double weight = 0;  // BM25 weight (plus the recency boost for "recent")
   PostRecord post;
   std::vector<SnippetPart> snippet;  // empty when snippets were not asked for

@@ -286,6 +286,16 @@ Searcher::Searcher(const std::string& path) : path_(path) {
 
 Searcher::~Searcher() = default;
 
+void Searcher::reopen() {
+  // Opening the path again (rather than Database::reopen) also follows the
+  // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
+  try {
+    db_ = Xapian::Database(path_);
+  } catch (const Xapian::Error& e) {
+    throw DatabaseUnavailable("cannot reopen the database at " + path_ + ": " + e.get_msg());
+  }
+}
+
 SearchResult Searcher::search(const SearchRequest& request) {
   if (request.limit > kMaxLimit)
     throw QueryError("--limit " + std::to_string(request.limit) + " is too large (at most " +
@@ -307,7 +317,7 @@ SearchResult Searcher::search(const SearchRequest& request) {
       if (attempt >= kMaxRetries)
         throw std::runtime_error("the database at " + path_ + " kept changing during the search: " +
                                  e.get_msg());
-      db_.reopen();
+      reopen();
     } catch (const Xapian::WildcardError& e) {
       // Xapian says "Wildcard PATTERN* expands to more than N terms".
       const std::string& msg = e.get_msg();
@@ -417,7 +427,7 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
     } catch (const Xapian::DatabaseModifiedError& e) {
       if (attempt >= kMaxRetries)
         throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
-      db_.reopen();
+      reopen();
     } catch (const Xapian::Error& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     }

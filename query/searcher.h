@@ -60,7 +60,6 @@ struct SearchRequest {
 };
 
 inline constexpr unsigned kMaxLimit = 1000;
-inline const char* const kFacetNames[] = {"category", "author", "feed", "month"};
 
 class Searcher {
  public:
@@ -76,6 +75,11 @@ class Searcher {
 
   // One post by its id, else by its link. nullopt when there is none.
   std::optional<PostRecord> find_post(const std::string& id_or_url);
+
+  // Moves to the newest committed revision, and to the live generation
+  // after a rebuild. A long-running process (FastCGI) calls it per request.
+  // Throws DatabaseUnavailable.
+  void reopen();
 
   const std::string& path() const { return path_; }
 

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "indexer/schema.h"
+#include "indexer/rebuild.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "query/format.h"
@@ -227,7 +228,8 @@ TEST(QuerySyntax, DanglingOperatorsArePointedAt) {
     const char* query;
     std::size_t column;
   } cases[] = {{"kernels AND", 9}, {"OR kernels", 1}, {"a AND OR b", 3},
-               {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3}};
+               {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3},
+               {"Grüße kernels AND", 15}};  // columns count characters
   for (const auto& c : cases) {
     Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
     QueryOptions o;
@@ -763,6 +765,35 @@ TEST(SearcherOnWriter, SampleDataIsFoundByEveryField) {
   auto by_link = s.find_post(post.link);
   ASSERT_TRUE(by_link);
   EXPECT_EQ(by_link->id, post.id);
+  fs::remove_all(dir);
+}
+
+TEST(SearcherOnWriter, ReopenFollowsARebuild) {
+  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
+  char tmpl[] = "/tmp/query_test_rebuild.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  const std::string path = dir + "/db";
+  std::vector<std::string> errors;
+  {
+    Writer writer(path);
+    writer.ingest(collect_snapshots({data}, "", errors));
+  }
+  Searcher s(path);
+  SearchRequest r;
+  r.query.filters.since = 0;
+  r.exact_count = true;
+  const auto before = s.search(r).total.estimated;
+  // A rebuild from the PyTorch snapshots only switches the XAPIANDB stub
+  // to a new, smaller generation.
+  rebuild_database(path, collect_snapshots({data + "/pytorch"}, "", errors));
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  s.reopen();
+  const auto after = s.search(r).total.estimated;
+  EXPECT_GT(before, after);
+  EXPECT_GT(after, 0u);
+  r.query.filters.feeds = {"tensor-notes"};
+  EXPECT_EQ(s.search(r).total.estimated, 0u);
   fs::remove_all(dir);
 }
 

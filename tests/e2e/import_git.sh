@@ -23,7 +23,11 @@ mkdir -p "$HOME"
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
+reported=0
+pass() {  # a section's verdict: "ok" only when none of its checks failed
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
 
 repo="$tmp/scraper"
 git init -q -b main "$repo"
@@ -153,6 +157,42 @@ rc=0
 [ "$(/usr/bin/python3 -c 'import sys, xapian; print(xapian.Database(sys.argv[1]).get_termfreq("XFEEDrenamed"))' "$tmp/db2")" -eq 6 ] ||
   fail "--feed did not name the feed in the index"
 pass "bare repository and --feed"
+
+# ---- real snapshots, laid out like the seeds' scraper ---------------------------
+# raw/<feed>/response.xml + headers.json, one commit per fetch at its time.
+pytorch="$SOURCE_DIR/../shared/corpus/pytorch-blog"
+if [ -d "$pytorch" ]; then
+  real="$tmp/real"
+  git init -q -b main "$real"
+  mkdir -p "$real/raw/pytorch-blog-feed"
+  for body in "$pytorch"/*.xml; do
+    cp "$body" "$real/raw/pytorch-blog-feed/response.xml"
+    cp "${body%.xml}.headers.json" "$real/raw/pytorch-blog-feed/headers.json"
+    when=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["fetchedAt"])' "${body%.xml}.headers.json")
+    git -C "$real" add -A
+    GIT_AUTHOR_DATE="$when" GIT_COMMITTER_DATE="$when" git -C "$real" -c user.name=bot -c user.email=bot@example.org \
+      commit -q -m "pytorch-blog-feed: changed"
+  done
+  rc=0
+  "$BLOGSEARCH_INDEX" import-git "$real" --path raw/pytorch-blog-feed/response.xml --db "$tmp/db3" \
+    --archive "$tmp/archive3" >"$tmp/real.out" 2>&1 || rc=$?
+  sed 's/^/  | /' "$tmp/real.out"
+  [ "$rc" -eq 0 ] && grep -q '3 versions .* 3 archived, .* 3 with headers.json, 0 skipped' "$tmp/real.out" ||
+    fail "import of the real PyTorch snapshots failed (exit $rc)"
+  /usr/bin/python3 - "$tmp/db3" "$tmp/archive3/pytorch-blog-feed" <<'PY' || fail "the real PyTorch history is not what corpus/README.md states"
+import glob, json, sys, xapian
+db = xapian.Database(sys.argv[1])
+assert db.get_termfreq("XFEEDpytorch-blog-feed") == 30, db.get_termfreq("XFEEDpytorch-blog-feed")
+seen = sorted(json.loads(db.get_document(i.docid).get_data())["first_seen"] for i in db.postlist(""))
+assert seen[0] == "2026-09-02T01:32:28Z", seen[0]   # the first commit's time
+heads = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[2] + "/*.headers.json"))]
+assert [h["etag"] for h in heads] == [h["recorded"]["etag"] for h in heads], heads
+assert all(h["finalUrl"] == "https://pytorch.org/blog/feed/" for h in heads), heads
+PY
+  pass "real PyTorch snapshots imported from a scraper-style repository: 30 posts"
+else
+  echo "note: $pytorch not found; the real-snapshot import was not run"
+fi
 
 # ---- bad arguments --------------------------------------------------------------
 bad() {  # NAME REGEX ARGS...

@@ -16,7 +16,11 @@ trap cleanup EXIT
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
+reported=0
+pass() {  # a section's verdict: "ok" only when none of its checks failed
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
 
 archive="$tmp/archive"
 db="$tmp/db"
@@ -70,7 +74,7 @@ for _ in $(seq 1 200); do
   sleep 0.05
 done
 [ "$(generations)" -ge 2 ] || fail "the rebuild did not start a new generation"
-sleep 0.5
+sleep 0.2
 if kill -0 "$victim" 2>/dev/null; then
   kill -9 "$victim"
   wait "$victim" 2>/dev/null || true
@@ -131,6 +135,14 @@ PY
 "$BLOGSEARCH_INDEX" stats --db "$db" >"$tmp/stats.txt"
 grep -q "^documents  $final$" "$tmp/stats.txt" || fail "stats disagrees after the rebuild"
 pass "next rebuild completed: $final documents, one generation, fetch state kept, readers saw only $before or $final"
+
+# ---- an empty archive never replaces the index ----------------------------------
+mkdir -p "$tmp/empty-archive"
+rc=0
+"$BLOGSEARCH_INDEX" rebuild --db "$db" --archive "$tmp/empty-archive" >"$tmp/empty.out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no snapshots in' "$tmp/empty.out" || fail "rebuild from an empty archive did not refuse (exit $rc)"
+[ "$(count)" -eq "$final" ] || fail "rebuild from an empty archive changed the database"
+pass "rebuild from an empty archive refuses and leaves the database"
 
 # ---- rebuild refuses a database it cannot switch --------------------------------
 mkdir -p "$tmp/plain"

@@ -15,6 +15,8 @@ out with a message; without a working BIN the blogsearch column is skipped.
 
 import argparse
 import os
+import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,18 +45,25 @@ class Tool:
         self.command_for = command_for  # query -> argv
         self.env = env
         self.note = note
-        self.times = {}  # query -> [seconds]
+        self.times = {}  # query -> [wall seconds]
+        self.cpu = {}  # query -> [CPU seconds, user + system]
+        self.instructions = {}  # query -> instructions counted by callgrind
         self.output_bytes = {}
         self.error = None
 
-    def run(self, query, capture=False):
+    def run(self, query, capture=False, wrapper=()):
+        """Returns (wall seconds, CPU seconds, CompletedProcess)."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        done = subprocess.run(self.command_for(query), env=self.env,
+        done = subprocess.run(list(wrapper) + self.command_for(query), env=self.env,
                               stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
                               stderr=subprocess.PIPE if capture else subprocess.DEVNULL,
                               check=False)
-        return time.perf_counter() - started, done
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return wall, cpu, done
 
 
 def sql_string(text):
@@ -110,10 +119,10 @@ def prepare(args):
                         GATEWAY_INTERFACE="CGI/1.1")
 
         class OmegaTool(Tool):
-            def run(self, query, capture=False):
+            def run(self, query, capture=False, wrapper=()):
                 self.env = dict(base_env, QUERY_STRING=urllib.parse.urlencode(
                     {"DB": "posts", "P": query, "DEFAULTOP": "and"}))
-                return Tool.run(self, query, capture)
+                return Tool.run(self, query, capture, wrapper)
 
         tools.append(OmegaTool("omega", lambda q: [OMEGA_CGI],
                                note="CGI, HTML page, snippets"))
@@ -138,7 +147,7 @@ def check(tools):
     kept = []
     for tool in tools:
         for _, query in QUERIES:
-            _, done = tool.run(query, capture=True)
+            _, _, done = tool.run(query, capture=True)
             ok = done.returncode == 0 and (tool.name == "/bin/true" or done.stdout.strip())
             if not ok:
                 stderr = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -157,40 +166,67 @@ def measure(tools, runs, warmup):
     for _, query in QUERIES:
         for tool in tools:
             tool.times[query] = []
+            tool.cpu[query] = []
         for i in range(warmup + runs):
             for tool in tools:
-                elapsed, _ = tool.run(query)
+                wall, cpu, _ = tool.run(query)
                 if i >= warmup:
-                    tool.times[query].append(elapsed)
+                    tool.times[query].append(wall)
+                    tool.cpu[query].append(cpu)
+
+
+def count_instructions(tools):
+    """Instructions per search under callgrind: slow, but the same on a busy
+    machine as on an idle one, so it shows what the wall times may blur."""
+    if not shutil.which("valgrind"):
+        print("search bench: valgrind not installed: no instruction counts")
+        return False
+    wrapper = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+    for _, query in QUERIES:
+        for tool in tools:
+            _, _, done = tool.run(query, capture=True, wrapper=wrapper)
+            found = re.findall(rb"I\s+refs:\s+([\d,]+)", done.stderr)
+            if found:
+                tool.instructions[query] = int(found[-1].replace(b",", b""))
+    return True
 
 
 def report(tools, runs):
-    """Returns the result table as markdown lines."""
-    ms = {t.name: {q: statistics.median(t.times[q]) * 1000 for _, q in QUERIES} for t in tools}
+    """Returns the result tables as markdown lines."""
     names = [t.name for t in tools]
-    lines = [f"Median wall time of one search process, exec to exit, in ms "
-             f"({runs} runs each, interleaved):", "",
-             "| query | " + " | ".join(names) + " |",
-             "|---|" + "---:|" * len(names)]
+    rivals = [n for n in names if n not in ("blogsearch", "/bin/true")]
+    metrics = [("wall ms", {t.name: {q: statistics.median(t.times[q]) * 1000
+                                     for _, q in QUERIES} for t in tools}),
+               ("CPU ms", {t.name: {q: statistics.median(t.cpu[q]) * 1000
+                                    for _, q in QUERIES} for t in tools})]
+    if all(t.instructions for t in tools):
+        metrics.append(("M instr", {t.name: {q: t.instructions[q] / 1e6 for _, q in QUERIES}
+                                    for t in tools}))
+    lines = [f"One search per process, exec to exit: median wall time and median CPU time "
+             f"(user + system) of {runs} runs each, interleaved"
+             + ("; instructions counted by callgrind (one run, unaffected by load)"
+                if len(metrics) > 2 else "") + ".", "",
+             "| query | measure | " + " | ".join(names) + " |",
+             "|---|---|" + "---:|" * len(names)]
     for label, query in QUERIES:
-        lines.append(f"| {label}: `{query}` | "
-                     + " | ".join(f"{ms[n][query]:.1f}" for n in names) + " |")
+        for metric, values in metrics:
+            lines.append(f"| {label}: `{query}` | {metric} | "
+                         + " | ".join(f"{values[n][query]:.1f}" for n in names) + " |")
     lines += ["", "| tool | what it prints | output bytes per search |", "|---|---|---:|"]
     for t in tools:
         sizes = "/".join(str(t.output_bytes.get(q, 0)) for _, q in QUERIES)
         lines.append(f"| {t.name} | {t.note} | {sizes} |")
-    if "blogsearch" in ms:
-        lines += ["", "Ratios (rival time / blogsearch time; > 1 means blogsearch is faster):",
-                  "", "| query | " + " | ".join(n for n in names
-                                                 if n not in ("blogsearch", "/bin/true")) + " |",
-                  "|---|" + "---:|" * (len(names) - 2)]
+    if "blogsearch" in names and rivals:
+        lines += ["", "Ratios, rival / blogsearch (above 1: blogsearch is faster):", "",
+                  "| query | measure | " + " | ".join(rivals) + " |",
+                  "|---|---|" + "---:|" * len(rivals)]
         for label, query in QUERIES:
-            own = ms["blogsearch"][query]
-            cells = [f"{ms[n][query] / own:.2f}x" for n in names
-                     if n not in ("blogsearch", "/bin/true")]
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            for metric, values in metrics:
+                own = values["blogsearch"][query]
+                lines.append(f"| {label} | {metric} | "
+                             + " | ".join(f"{values[n][query] / own:.2f}x" for n in rivals) + " |")
         lines += ["", "Goal (issue 3): faster than Omega and FTS5, no slower than quest."]
-    else:
+    elif "blogsearch" not in names:
         lines += ["", "blogsearch not measured (binary missing or not implemented yet)."]
     return lines
 
@@ -202,6 +238,8 @@ def main():
     parser.add_argument("--blogsearch", help="the blogsearch binary")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--no-instructions", action="store_true",
+                        help="skip the callgrind instruction counts")
     parser.add_argument("--markdown", help="also write the table here")
     args = parser.parse_args()
     if args.runs < 1:
@@ -209,6 +247,8 @@ def main():
 
     tools = check(prepare(args))
     measure(tools, args.runs, args.warmup)
+    if not args.no_instructions:
+        count_instructions(tools)
     lines = report(tools, args.runs)
     print("\n".join(lines))
     if args.markdown:
