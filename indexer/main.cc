@@ -147,10 +147,7 @@ int run_add(const AddArgs& args) {
     print_summary(s);
     if (s.errors == 0) return kOk;
     return s.snapshots_read > s.errors ? kPartial : kInputError;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   }
@@ -176,10 +173,7 @@ int run_rebuild(const AddArgs& args) {
     print_summary(s);
     std::printf("blogsearch-index: %s rebuilt from %s\n", db_path.c_str(), archive.c_str());
     return s.errors == 0 ? kOk : kPartial;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   }
@@ -232,10 +226,7 @@ int run_fetch(const FetchArgs& args) {
         s.feeds.size(), s.fetch_seconds, s.new_snapshots, s.not_modified, s.unchanged, s.failed,
         s.ingest.posts_added, s.ingest.posts_updated, s.ingest.posts_unchanged, s.ingest_seconds);
     return s.failed == 0 && s.ingest.errors == 0 ? kOk : kPartial;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   } catch (const std::runtime_error& e) {  // libcurl could not be set up
@@ -278,10 +269,7 @@ int run_import_git(const ImportGitArgs& args) {
   } catch (const ImportError& e) {
     std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
     return kInputError;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   } catch (const std::runtime_error& e) {

@@ -28,15 +28,15 @@
 
 namespace blogsearch {
 
-// The database is locked by another writer (exit 4 in the mains).
-class DatabaseLocked : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 // The database cannot be opened, created or written (path in the message).
 class DatabaseError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+// The database is locked by another writer (exit 4 in the mains).
+class DatabaseLocked : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
 };
 
 struct IngestSummary {
