@@ -147,10 +147,7 @@ int run_add(const AddArgs& args) {
     print_summary(s);
     if (s.errors == 0) return kOk;
     return s.snapshots_read > s.errors ? kPartial : kInputError;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   }
@@ -176,10 +173,7 @@ int run_rebuild(const AddArgs& args) {
     print_summary(s);
     std::printf("blogsearch-index: %s rebuilt from %s\n", db_path.c_str(), archive.c_str());
     return s.errors == 0 ? kOk : kPartial;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   }
@@ -232,10 +226,7 @@ int run_fetch(const FetchArgs& args) {
         s.feeds.size(), s.fetch_seconds, s.new_snapshots, s.not_modified, s.unchanged, s.failed,
         s.ingest.posts_added, s.ingest.posts_updated, s.ingest.posts_unchanged, s.ingest_seconds);
     return s.failed == 0 && s.ingest.errors == 0 ? kOk : kPartial;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   } catch (const std::runtime_error& e) {  // libcurl could not be set up
@@ -278,10 +269,7 @@ int run_import_git(const ImportGitArgs& args) {
   } catch (const ImportError& e) {
     std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
     return kInputError;
-  } catch (const DatabaseLocked& e) {
-    std::cerr << "blogsearch-index: " << e.what() << '\n';
-    return kLocked;
-  } catch (const DatabaseError& e) {
+  } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
   } catch (const std::runtime_error& e) {
@@ -309,7 +297,8 @@ int run_stats(const std::string& db_option) {
       if (f.fetched) {
         std::printf("    fetch url    %s\n", f.fetch_url.c_str());
         if (!f.final_url.empty() && f.final_url != f.fetch_url) std::printf("    final url    %s\n", f.final_url.c_str());
-        std::printf("    last fetch   %s, HTTP %d%s%s\n", f.last_attempt.c_str(), f.last_status,
+        const std::string status = f.last_status ? "HTTP " + std::to_string(f.last_status) : "no response";
+        std::printf("    last fetch   %s, %s%s%s\n", f.last_attempt.c_str(), status.c_str(),
                     f.last_error.empty() ? "" : ": ", f.last_error.c_str());
         std::printf("    last success %s\n", f.last_success.empty() ? "never" : f.last_success.c_str());
         if (f.consecutive_failures > 0) std::printf("    failures     %ld in a row\n", f.consecutive_failures);

@@ -61,12 +61,10 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove_all(generation, ec);
-    // Callers handle DatabaseLocked and DatabaseError only; a failed stub
-    // rename or a Xapian error while copying state must not escape as
-    // something else.
+    // Callers handle DatabaseError (and DatabaseLocked, one of them) only;
+    // a failed stub rename or a Xapian error while copying state must not
+    // escape as something else.
     try {
-      throw;
-    } catch (const DatabaseLocked&) {
       throw;
     } catch (const DatabaseError&) {
       throw;

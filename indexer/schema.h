@@ -81,7 +81,8 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 //   first_seen, last_seen      RFC 3339 UTC strings (observed snapshot times)
 //   versions                   number of distinct contents seen (>= 1)
 //   in_feed                    true while the feed's newest snapshot has it
-//   summary                    plain text of the description/summary
+//   summary                    plain text of the description/summary, cut
+//                              at a word to at most 600 bytes + "…"
 //   text                       plain text of the content (for snippets)
 //   content_hash               hex XXH3-64 of the current version
 //   snapshot                   archive file holding the current version

@@ -25,6 +25,7 @@
 #include "indexer/db_layout.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
+#include "indexer/read_ahead.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
@@ -83,6 +84,19 @@ std::string host_of(const std::string& url) {
   return host;
 }
 
+// A summary is for display beside a result; a description holding the
+// whole post would otherwise be stored twice.
+constexpr std::size_t kMaxSummaryBytes = 600;
+
+std::string shorten(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::size_t space = text.rfind(' ', cut);
+  if (space != std::string::npos && space > max_bytes / 2) cut = space;
+  return text.substr(0, cut) + "\u2026";
+}
+
 json time_json(std::optional<Time> t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
 
 std::optional<Time> json_time(const json& data, const char* key) {
@@ -130,8 +144,10 @@ struct Writer::Impl {
   Time newest_snapshot = 0;                    // observed time of that snapshot
   bool have_newest = false;
   std::vector<std::string> snapshot_hashes;
-  std::unordered_set<std::string> seen_hashes;  // bodies seen in this run
   std::unordered_map<std::string, Xapian::termcount> spelling;  // word -> occurrences
+  bool in_transaction = false;
+  std::chrono::steady_clock::time_point transaction_start;
+  static constexpr std::chrono::seconds kCommitInterval{2};
 
   IngestSummary* summary = nullptr;
   const IngestOptions* options = nullptr;
@@ -254,7 +270,11 @@ struct Writer::Impl {
       doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
     }
     std::string text = plain_text(p.content, p.content_is_html);
-    std::string summary_text = plain_text(p.summary, p.summary_is_html);
+    // Feeds without content:encoded give the description as both summary
+    // and content: strip it once.
+    std::string summary_text = p.summary == p.content && p.summary_is_html == p.content_is_html
+                                   ? text
+                                   : plain_text(p.summary, p.summary_is_html);
     if (text.empty()) text = summary_text;
     tg.index_text(text);
     collect_spelling(doc);
@@ -267,7 +287,7 @@ struct Writer::Impl {
     d["categories"] = p.categories;
     d["published"] = time_json(p.published);
     d["updated"] = time_json(p.updated);
-    d["summary"] = summary_text;
+    d["summary"] = shorten(summary_text, kMaxSummaryBytes);
     d["text"] = text;
     std::string host = host_of(p.link);
     if (!host.empty()) doc.add_boolean_term(schema::make_term(schema::kHost, host));
@@ -390,59 +410,71 @@ struct Writer::Impl {
     spelling.clear();
   }
 
-  void flush_batch() {
-    if (feed_id.empty()) return;
-    if (posts.empty() && snapshot_hashes.empty()) return;
-    db.begin_transaction();
+  // Writes the current feed's batch. Batches share one transaction until it
+  // is kCommitInterval old (or the run ends): one commit costs a handful of
+  // fdatasync calls, which dominated runs over many small feeds, while a
+  // crash still loses at most a few seconds of work and never a committed
+  // state.
+  void flush_batch(bool end_of_run) {
     try {
-      write_batch();
-      for (const auto& [word, n] : spelling) db.add_spelling(word, n);
-      std::string now = format_rfc3339(std::time(nullptr));
-      for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
-      feed.last_ingest = now;
-      if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
-      store_feed(feed);
-      db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
-      db.commit_transaction();
+      if (!feed_id.empty() && !(posts.empty() && snapshot_hashes.empty())) {
+        if (!in_transaction) {
+          db.begin_transaction();
+          in_transaction = true;
+          transaction_start = std::chrono::steady_clock::now();
+        }
+        write_batch();
+        for (const auto& [word, n] : spelling) db.add_spelling(word, n);
+        std::string now = format_rfc3339(std::time(nullptr));
+        for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
+        feed.last_ingest = now;
+        if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
+        store_feed(feed);
+        db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+      }
+      feed_id.clear();
+      if (in_transaction &&
+          (end_of_run || std::chrono::steady_clock::now() - transaction_start >= kCommitInterval)) {
+        in_transaction = false;
+        db.commit_transaction();
+      }
     } catch (...) {
-      // A commit that failed part way (disk full) has already ended the
-      // transaction; cancel_transaction then throws InvalidOperationError,
-      // which used to replace the real error ("No space left on device")
-      // in the message the user sees.
-      try {
-        db.cancel_transaction();
-      } catch (const Xapian::InvalidOperationError&) {
+      feed_id.clear();
+      if (in_transaction) {
+        in_transaction = false;
+        // A commit that failed part way (disk full) has already ended the
+        // transaction; cancel_transaction then throws InvalidOperationError,
+        // which used to replace the real error ("No space left on device")
+        // in the message the user sees.
+        try {
+          db.cancel_transaction();
+        } catch (const Xapian::InvalidOperationError&) {
+        }
       }
       throw;
     }
-    feed_id.clear();
   }
 
-  void ingest_one(const Snapshot& snap) {
-    std::string body;
-    try {
-      body = read_file(snap.path);
-    } catch (const std::exception& e) {
+  void apply_snapshot(ReadSnapshot& read) {
+    const Snapshot& snap = *read.snapshot;
+    using Status = ReadSnapshot::Status;
+    if (read.status == Status::kUnreadable) {
       summary->errors++;
-      message(std::string("error: ") + e.what());
+      message("error: " + read.error);
       return;
     }
     summary->snapshots_read++;
-    const std::string body_hash = hash_hex(body);
-    if (seen_hashes.count(body_hash) || !db.get_metadata(schema::kMetaSnapshotPrefix + body_hash).empty()) {
+    if (read.status == Status::kAlreadyIngested) {
       summary->snapshots_skipped++;
       return;
     }
-    ParsedFeed parsed;
-    try {
-      parsed = parse_feed(body, snap.path);
-    } catch (const FeedError& e) {
+    if (read.status == Status::kNotAFeed) {
       summary->errors++;
-      message(std::string("error: ") + e.what());
+      message("error: " + read.error);
       return;
     }
-    body.clear();
-    body.shrink_to_fit();
+    ParsedFeed& parsed = read.feed;
+    const std::string& body_hash = read.body_hash;
     for (const auto& w : parsed.warnings) message("warning: " + w);
     summary->warnings += static_cast<long>(parsed.warnings.size());
 
@@ -450,10 +482,9 @@ struct Writer::Impl {
     if (id.empty()) id = feed_slug(host_of(parsed.link));
     if (id.empty()) id = "unknown";
     if (id != feed_id) {
-      flush_batch();
+      flush_batch(false);
       start_batch(id);
     }
-    seen_hashes.insert(body_hash);
     snapshot_hashes.push_back(body_hash);
     if (!snap.feed_title.empty()) feed.title = snap.feed_title;
     else if (!parsed.title.empty()) feed.title = parsed.title;
@@ -522,19 +553,23 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
 
   w.options = &options;
   w.feed_id.clear();
-  w.seen_hashes.clear();
   long done = 0;
   try {
-    for (const auto& snap : snapshots) {
-      w.ingest_one(snap);
+    std::unordered_set<std::string> ingested;
+    const std::string prefix = schema::kMetaSnapshotPrefix;
+    for (auto it = w.db.metadata_keys_begin(prefix); it != w.db.metadata_keys_end(prefix); ++it)
+      ingested.insert((*it).substr(prefix.size()));
+    ReadAhead reader(snapshots, std::move(ingested));
+    ReadSnapshot read;
+    while (reader.next(read)) {
+      w.apply_snapshot(read);
       if (options.on_progress) options.on_progress(++done, static_cast<long>(snapshots.size()));
     }
-    w.flush_batch();
+    w.flush_batch(true);
   } catch (const Xapian::Error& e) {
     summary.errors++;
-    w.feed_id.clear();
     throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +
-                        " (changes of the feed being written were rolled back)");
+                        " (the changes not yet committed were rolled back; run again to apply them)");
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -9,10 +9,11 @@
 // observed order and an older snapshot never overwrites newer content.
 //
 // Backfills: all snapshots of one feed given to one ingest() are parsed and
-// hashed first; each post is then indexed once, in its newest version, and
-// the feed's changes are committed as one transaction. A bad file is logged
-// and skipped; a failure while writing cancels that feed's transaction and
-// leaves what was committed before it.
+// hashed first; each post is then indexed once, in its newest version.
+// Feeds' changes go into one transaction that is committed whenever it is
+// two seconds old and at the end of the run, always between feeds. A bad
+// file is logged and skipped; a failure while writing cancels the open
+// transaction and leaves what was committed before it.
 #pragma once
 
 #include <xapian.h>
@@ -27,15 +28,15 @@
 
 namespace blogsearch {
 
-// The database is locked by another writer (exit 4 in the mains).
-class DatabaseLocked : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 // The database cannot be opened, created or written (path in the message).
 class DatabaseError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+// The database is locked by another writer (exit 4 in the mains).
+class DatabaseLocked : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
 };
 
 struct IngestSummary {

@@ -97,7 +97,9 @@ Response error_response(const PageError& error, const PageContext& context) {
     return make_response(error.status, OutputFormat::kJson, body.str());
   }
   write_html_error(body, error, context);
-  return make_response(error.status, OutputFormat::kHtml, body.str());
+  Response r = make_response(error.status, OutputFormat::kHtml, body.str());
+  if (error.status == 503) r.headers.emplace_back("Retry-After", "30");
+  return r;
 }
 
 }  // namespace
@@ -175,8 +177,8 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   }
   if (!decoded.error.empty()) return error_response({400, "Cannot search: " + decoded.error + "."}, context);
 
-  std::ostringstream body;
   if (context.query.format == OutputFormat::kOpenSearch) {
+    std::ostringstream body;
     write_opensearch(body, context);
     return make_response(200, OutputFormat::kOpenSearch, body.str());
   }
@@ -185,6 +187,51 @@ Response CgiApp::handle(const CgiEnvironment& env) {
     return error_response({503, "The search index is not configured."}, context);
   }
 
+  // Answers depend on the request, the host its links are made for, and
+  // the database; the key holds the first two, disk_state the last.
+  const bool cacheable = options_.cache_entries > 0 && env.query_string.size() <= 4096;
+  std::string key;
+  DiskState state;
+  if (cacheable) {
+    key = context.self_url + "?" + env.query_string;
+    state = disk_state(env.database);
+    if (const Response* hit = cached(key, state)) return *hit;
+  }
+  Response response = search_response(env, context);
+  if (cacheable && response.status == 200) remember(key, response);
+  return response;
+}
+
+const Response* CgiApp::cached(const std::string& key, const DiskState& state) {
+  if (!state.valid || !(state == cache_state_)) {
+    cache_.clear();
+    cache_index_.clear();
+    cache_state_ = state;
+    return nullptr;
+  }
+  auto it = cache_index_.find(key);
+  if (it == cache_index_.end()) return nullptr;
+  if (std::chrono::steady_clock::now() - it->second->made > std::chrono::seconds(options_.cache_seconds)) {
+    cache_.erase(it->second);
+    cache_index_.erase(it);
+    return nullptr;
+  }
+  cache_.splice(cache_.end(), cache_, it->second);
+  return &it->second->response;
+}
+
+void CgiApp::remember(const std::string& key, const Response& response) {
+  if (!cache_state_.valid || cache_index_.count(key)) return;
+  while (cache_.size() >= options_.cache_entries) {
+    cache_index_.erase(cache_.front().key);
+    cache_.pop_front();
+  }
+  cache_.push_back({key, response, std::chrono::steady_clock::now()});
+  cache_index_[key] = std::prev(cache_.end());
+}
+
+Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context) {
+  std::ostringstream body;
   const UnixTime now = options_.now ? options_.now()
                                     : static_cast<UnixTime>(std::chrono::duration_cast<std::chrono::seconds>(
                                           std::chrono::system_clock::now().time_since_epoch())

@@ -17,15 +17,24 @@
 // new generation and deletes the old) and opens it again if so. A search
 // that fails because the database moved under it is retried on a freshly
 // opened database, so a rebuild never fails a request.
+//
+// With `cache_entries` > 0 (FastCGI) successful answers are kept, keyed by
+// the request, and served again until the database changes on disk or
+// `cache_seconds` pass (the Cache-Control max-age; relative dates like
+// since=30d move with time). A page served from the cache shows the time
+// its search took when it was made.
 // handle() never throws (except std::bad_alloc).
 #pragma once
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <ctime>
 #include <functional>
+#include <list>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,6 +42,8 @@
 #include "query/searcher.h"
 
 namespace blogsearch::web {
+
+struct PageContext;  // format_web.h
 
 // The CGI meta-variables (RFC 3875) that the app reads.
 struct CgiEnvironment {
@@ -72,6 +83,9 @@ struct CgiAppOptions {
   int retry_pause_ms = 25;
   // The clock for relative since/until; tests fix it.
   std::function<UnixTime()> now;
+  // Answers kept for repeated requests (0: none, as for one CGI request).
+  std::size_t cache_entries = 0;
+  int cache_seconds = 60;
 };
 
 class CgiApp {
@@ -98,11 +112,24 @@ class CgiApp {
   Searcher& searcher(const std::string& path);
   void forget_searcher();
   void log(const std::string& message) const;
+  Response search_response(const CgiEnvironment& env, PageContext& context);
+
+  // Least recently used first.
+  struct CacheEntry {
+    std::string key;
+    Response response;
+    std::chrono::steady_clock::time_point made;
+  };
+  const Response* cached(const std::string& key, const DiskState& state);
+  void remember(const std::string& key, const Response& response);
 
   CgiAppOptions options_;
   std::unique_ptr<Searcher> searcher_;
   std::string searcher_path_;
   DiskState searcher_state_;
+  std::list<CacheEntry> cache_;
+  std::unordered_map<std::string, std::list<CacheEntry>::iterator> cache_index_;
+  DiskState cache_state_;
 };
 
 }  // namespace blogsearch::web

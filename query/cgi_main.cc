@@ -50,9 +50,9 @@ int main() {
   // The process environment, not the request's, names the database: a
   // FastCGI request's parameters could carry any BLOGSEARCH_DB.
   const std::string database = getenv_or_empty("BLOGSEARCH_DB");
-  CgiApp app;
 
   if (FCGX_IsCGI()) {
+    CgiApp app;
     if (getenv_or_empty("GATEWAY_INTERFACE").empty() && getenv_or_empty("REQUEST_METHOD").empty()) {
       std::cerr << "blogsearch.cgi: run me from a web server (CGI or FastCGI); "
                    "tools/serve starts one\n";
@@ -64,6 +64,18 @@ int main() {
     return std::fflush(stdout) == 0 ? 0 : 1;
   }
 
+  blogsearch::web::CgiAppOptions options;
+  options.cache_entries = 256;
+  if (const std::string n = getenv_or_empty("BLOGSEARCH_CGI_CACHE"); !n.empty()) {
+    char* end = nullptr;
+    const unsigned long entries = std::strtoul(n.c_str(), &end, 10);
+    if (*end != '\0' || entries > 100000) {
+      std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_CACHE must be a number of answers (0 to 100000)\n";
+      return 2;
+    }
+    options.cache_entries = entries;
+  }
+  CgiApp app(options);
   if (FCGX_Init() != 0) {
     std::cerr << "blogsearch.cgi: cannot initialise FastCGI\n";
     return 1;

@@ -68,7 +68,8 @@ aside h2{font-size:.95rem;text-transform:uppercase;letter-spacing:.04em;color:va
 aside ul{list-style:none;margin:0;padding:0}
 aside li a{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem .3rem;border-radius:.3rem;text-decoration:none}
 aside li a:hover{background:var(--panel)}
-aside .n{color:var(--muted);font-variant-numeric:tabular-nums}
+aside li a span:first-child{min-width:0}
+aside .n{color:var(--muted);font-variant-numeric:tabular-nums;white-space:nowrap;flex-shrink:0}
 svg.hist{width:100%;height:4.5rem;display:block}
 svg.hist rect{fill:var(--accent)}
 svg.hist a:hover rect,svg.hist a:focus rect{fill:var(--accent-strong)}
@@ -362,11 +363,12 @@ void write_histogram(std::ostream& out, const Facet& months, const WebQuery& w, 
       << "</span><span>" << month_name(last) << "</span></div></section>\n";
 }
 
-void write_facet_list(std::ostream& out, const Facet& facet, const WebQuery& w, const char* heading) {
+void write_facet_list(std::ostream& out, const Facet& facet, const WebQuery& w, const char* heading,
+                      std::size_t max_values = kSidebarValues) {
   if (facet.values.empty()) return;
   out << "<section aria-labelledby=\"h-" << facet.name << "\"><h2 id=\"h-" << facet.name << "\">" << heading
       << "</h2><ul>\n";
-  for (std::size_t i = 0; i < facet.values.size() && i < kSidebarValues; ++i) {
+  for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string label = v.label.empty() ? v.value : v.label;
     out << "<li><a href=\"" << href(refined(w, facet.name, v.value)) << "\"><span>" << html_text(label)
@@ -481,7 +483,7 @@ void write_html_start(std::ostream& out, const SearchResult& newest, const PageC
   write_help(out);
   out << "</main>\n<aside aria-label=\"What is indexed\">\n";
   if (const Facet* months = find_facet(newest, "month")) write_histogram(out, *months, WebQuery{}, "Posts per month");
-  if (feeds) write_facet_list(out, *feeds, WebQuery{}, "Feeds");
+  if (feeds) write_facet_list(out, *feeds, WebQuery{}, "Feeds", feeds->values.size());
   if (const Facet* cats = find_facet(newest, "category")) write_facet_list(out, *cats, WebQuery{}, "Categories");
   out << "</aside>\n</div>\n";
   write_footer(out, c);

@@ -254,12 +254,8 @@ UnixTime parse_time_option(const std::string& option, const std::string& value,
       long months = tm.tm_year * 12L + tm.tm_mon - (unit == 'm' ? n : n * 12);
       // Ages reaching back before 1900 ("2026m", found by fuzz/date_fuzz.cc)
       // made tm_mon negative and days_in_month read outside its table; no
-      // feed has posts that old, so they mean "since 1900".
-      if (months < 0) {
-        std::tm start{};
-        start.tm_mday = 1;  // 1900-01-01T00:00:00Z
-        return static_cast<UnixTime>(timegm(&start));
-      }
+      // feed has posts that old, so they mean "since 1900-01-01".
+      if (months < 0) return *utc_time(1900, 1, 1);
       tm.tm_year = static_cast<int>(months / 12);
       tm.tm_mon = static_cast<int>(months % 12);
       // 31 March minus one month is the last day of February, not 3 March.

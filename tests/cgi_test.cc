@@ -7,10 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "indexer/rebuild.h"
+#include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "query/cgi_app.h"
@@ -357,6 +360,70 @@ TEST(FormatOpenSearch, WellFormedWithTemplates) {
   EXPECT_NE(xml.find("<ShortName>Blog search</ShortName>"), std::string::npos);
 }
 
+// ---- facet counts (searcher.cc counts from termlists for few matches and
+// from posting lists for many; both must agree with a plain count) ---------
+
+TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
+  const fs::path dir = fs::temp_directory_path() / ("cgi_test_facets." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  constexpr int kPosts = 130;
+  {
+    Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (int i = 0; i < kPosts; ++i) {
+      Xapian::Document doc;
+      // Words as the writer stores them: plain and stemmed ("Z").
+      for (const std::string& w : {std::string("common"), "word" + std::to_string(i),
+                                   std::string(i % 2 == 0 ? "even" : "odd")}) {
+        doc.add_term(w);
+        doc.add_term("Z" + w);
+      }
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, "cat" + std::to_string(i % 7)));
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, "all"));
+      doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, "author" + std::to_string(i % 3)));
+      doc.add_boolean_term(schema::exact_term(schema::kFeed, "feed" + std::to_string(i % 2)));
+      doc.add_boolean_term(std::string(schema::kMonth) + "2026" + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1));
+      doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(1.7e9 + i));
+      doc.set_data("{\"id\":\"p" + std::to_string(i) + "\"}");
+      db.add_document(doc);
+    }
+    db.commit();
+  }
+  Searcher searcher(dir.string());
+  // What each facet should say for the documents whose number passes `in`.
+  auto expected = [](const std::function<bool(int)>& in) {
+    std::map<std::string, std::map<std::string, Xapian::doccount>> want;
+    for (int i = 0; i < kPosts; ++i) {
+      if (!in(i)) continue;
+      ++want["category"]["cat" + std::to_string(i % 7)];
+      ++want["category"]["all"];
+      ++want["author"]["author" + std::to_string(i % 3)];
+      ++want["feed"]["feed" + std::to_string(i % 2)];
+      ++want["month"][std::string("2026-") + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1)];
+    }
+    return want;
+  };
+  const std::pair<std::string, std::function<bool(int)>> cases[] = {
+      {"word5", [](int i) { return i == 5; }},          // one match: termlists
+      {"even", [](int i) { return i % 2 == 0; }},       // half: posting lists
+      {"common", [](int) { return true; }},             // all: term frequencies
+  };
+  for (const auto& [query, in] : cases) {
+    SearchRequest r;
+    r.query.text = query;
+    r.query.spelling = false;
+    r.facets = {"category", "author", "feed", "month"};
+    r.facet_limit = 100;
+    r.snippets = false;
+    SearchResult result = searcher.search(r);
+    std::map<std::string, std::map<std::string, Xapian::doccount>> got;
+    for (const auto& f : result.facets)
+      for (const auto& v : f.values) got[f.name][v.value] = v.count;
+    EXPECT_EQ(got, expected(in)) << query;
+  }
+  fs::remove_all(dir);
+}
+
 // ---- CgiApp over a real database ---------------------------------------------
 
 class CgiAppTest : public ::testing::Test {
@@ -468,6 +535,7 @@ TEST_F(CgiAppTest, MissingDatabaseIs503WithoutPath) {
   e.database = (dir_ / "secret-location").string();
   Response r = app.handle(e);
   EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(header(r, "Retry-After"), "30");
   EXPECT_EQ(r.body.find("secret-location"), std::string::npos);
   EXPECT_NE(logged_.find("secret-location"), std::string::npos) << "the path goes to the log";
   e.database.clear();
@@ -510,6 +578,31 @@ TEST_F(CgiAppTest, SurvivesRebuildBetweenRequests) {
     ASSERT_EQ(r.status, 200) << r.body << logged_;
     EXPECT_EQ(nlohmann::json::parse(r.body)["total"]["estimated"].get<int>(), posts) << archive;
   }
+}
+
+TEST_F(CgiAppTest, CacheServesRepeatsUntilTheDatabaseChanges) {
+  ingest({data("pytorch/2026-09-02T061544Z.xml")});
+  CgiAppOptions options = quiet();
+  options.cache_entries = 2;
+  CgiApp app(options);
+  auto total = [](const Response& r) { return nlohmann::json::parse(r.body)["total"]["estimated"].get<int>(); };
+  Response first = app.handle(env("feed=pytorch&format=json"));
+  Response again = app.handle(env("feed=pytorch&format=json"));
+  EXPECT_EQ(again.body, first.body) << "a repeat is served from the cache (same elapsed_ms)";
+  // Another host gets links of its own, so its own entry.
+  CgiEnvironment other = env("feed=pytorch&format=json");
+  other.http_host = "example.org";
+  EXPECT_NE(app.handle(other).body, first.body);
+  // A commit empties the cache.
+  ingest({data("pytorch")});
+  EXPECT_EQ(total(first), 5);
+  EXPECT_EQ(total(app.handle(env("feed=pytorch&format=json"))), 8);
+  // Errors are not kept, and the oldest entry makes room (LRU of 2).
+  EXPECT_EQ(app.handle(env("q=pytorch+AND")).status, 400);
+  const Response a = app.handle(env("q=compile&format=json"));
+  app.handle(env("q=memory&format=json"));
+  app.handle(env("q=helion&format=json"));
+  EXPECT_NE(app.handle(env("q=compile&format=json")).body, a.body) << "evicted entries are searched again";
 }
 
 }  // namespace

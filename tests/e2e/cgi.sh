@@ -209,14 +209,19 @@ $py "$here/hostile.py" --direct "$BLOGSEARCH_CGI" "$db" || fail "hostile input (
 rebuild_under_load cgi
 stop_server
 
+# FastCGI without its answer cache first, so that every request of the
+# load searches while the rebuilds switch generations; then with it.
+start_server fastcgi "$db" "$work/serve-fcgi0.log" --cache 0 || exit 1
+rebuild_under_load fastcgi-uncached
+stop_server
 start_server fastcgi "$db" "$work/serve-fcgi.log" || exit 1
 before=$failures
 check_http fastcgi
 [ "$failures" = "$before" ] && ok "lighttpd FastCGI: the same checks"
 rebuild_under_load fastcgi
 
-# FastCGI keeps its database open: a rebuild to fewer posts and then a
-# commit of more must both show without a restart.
+# FastCGI keeps its database (and cached answers): a rebuild to fewer posts
+# and then a commit of more must both show without a restart.
 count() { curl -sS "$base_url?format=json" | $py -c 'import json,sys; print(json.load(sys.stdin)["total"]["estimated"])'; }
 [ "$(count)" = 14 ] || fail "fastcgi: expected 14 posts"
 mkdir -p "$work/subset"

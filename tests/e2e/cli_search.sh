@@ -146,6 +146,20 @@ expect_rc 0 --format ids --limit 1000 'feed:Kernel-Digest'
 [ "$(wc -l <"$tmp/out")" -ge 1 ] || fail "feed: prefix"
 lacks "$tmp/out" "pytorch.org"
 
+# ---- sorting, spelling ----
+expect_rc 0 --format ids --sort recent --limit 1000 kernel; sort "$tmp/out" >"$tmp/recent_ids"
+cmp -s "$tmp/recent_ids" "$tmp/all_ids" || fail "--sort recent changes the match set"
+expect_rc 1 'kernal fusoin'
+contains "$tmp/out" "Did you mean: kernel fusion"
+expect_rc 1 --format json kernal
+/usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["suggestion"] == "kernel" and j["total"]["estimated"] == 0, j["suggestion"]' "$tmp/out" \
+  || fail "JSON suggestion for kernal"
+expect_rc 0 --format json kernel
+grep -q '"suggestion":null' "$tmp/out" || fail "a correct word got a suggestion"
+
 # ---- show ----
 first_id=$(head -1 "$tmp/all_ids")
 expect_rc 0 show "$first_id"

@@ -22,8 +22,10 @@ source "$fixtures/feeds.sh"
 
 tmp=$(mktemp -d)
 bg_pid=""
+tls_pid=""
 cleanup() {
   [ -z "$bg_pid" ] || kill "$bg_pid" 2>/dev/null || true
+  [ -z "$tls_pid" ] || kill "$tls_pid" 2>/dev/null || true
   server_stop
   rm -rf "$tmp"
 }
@@ -214,6 +216,35 @@ grep -q 'failures     2 in a row' "$tmp/broken.txt" || fail "stats does not show
 fetch_run big --config "$tmp/mixed.toml" --feed big
 [ "$rc" -eq 0 ] && [ "$(docs_with XFEEDbig)" -eq 400 ] || fail "big feed not indexed under the default cap"
 pass "404, 500, timeout, truncated, over the cap, HTML page recorded as failures; good and gzip feeds indexed; exit 3"
+
+# ---- refused, unknown host, untrusted certificate --------------------------------
+closed=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+net=("refused=http://127.0.0.1:$closed/feed.xml" "nxdomain=http://feed.blogsearch-test.invalid/feed.xml")
+if command -v openssl >/dev/null; then
+  openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -days 2 \
+    -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
+  /usr/bin/python3 "$fixtures/tls_server.py" "$tmp/cert.pem" "$tmp/key.pem" "$tmp/www/static" "$tmp/tls.port" \
+    2>"$tmp/tls.log" &
+  tls_pid=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/tls.port" ] && break; sleep 0.1; done
+  net+=("selfsigned=https://127.0.0.1:$(cat "$tmp/tls.port")/good.xml")
+fi
+config "$tmp/net.toml" "${net[@]}" "good=$BASE/static/good.xml"
+fetch_run net --config "$tmp/net.toml" --retries 0 --timeout 5 --connect-timeout 5
+[ "$rc" -eq 3 ] || fail "network failures exited $rc, expected 3"
+grep -Eq 'feed refused failed: .*(onnect|refused)' "$tmp/net.err" || fail "refused connection not reported"
+grep -Eq 'feed nxdomain failed: .*(resolve|host)' "$tmp/net.err" || fail "unknown host not reported"
+if [ -n "$tls_pid" ]; then
+  grep -Eq 'feed selfsigned failed: .*(SSL|certificate)' "$tmp/net.err" || fail "a self-signed certificate was accepted"
+  [ ! -d "$BLOGSEARCH_ARCHIVE/selfsigned" ] || fail "a feed behind an untrusted certificate was archived"
+  kill "$tls_pid" 2>/dev/null || true
+  tls_pid=""
+fi
+"$BLOGSEARCH_INDEX" stats >"$tmp/stats.txt"
+grep -A8 '^  refused' "$tmp/stats.txt" >"$tmp/refused.txt"
+grep -q 'last fetch   .*, no response: .*onnect' "$tmp/refused.txt" || fail "stats does not show the refused connection"
+grep -q 'feed good: not modified' "$tmp/net.err" || fail "the good feed beside the network failures was not fetched"
+pass "refused connection, unknown host and untrusted certificate recorded as failures"
 
 # ---- parallel, at most 2 at once per host, no stall between requests -----------
 pairs=()

@@ -4,9 +4,11 @@
 # check that
 #   - a post's exact title as the query ranks it first (>= 95%), and
 #   - a distinctive 5-word phrase from its body, in quotes, finds it (>= 99%).
-# A first result that is another post with exactly the same title counts as
-# found (the corpus carries some posts in two feeds); the strict figure is
-# printed too. The posts are listed through blogsearch itself (JSON output).
+# 263 of the 1,619 posts share their exact title with another post (Simon
+# Willison's many "Quoting John Gruber"), which no title query can tell apart:
+# a first result with exactly the same title counts as found, and the strict
+# figure (this very post first) is printed too. The posts are listed through
+# blogsearch itself (JSON output).
 set -euo pipefail
 shared="$SOURCE_DIR/../shared/corpus"
 if [ ! -f "$shared/blog-history.tar.xz" ]; then

@@ -8,12 +8,15 @@ free_port() {
   /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# start_server cgi|fastcgi DB LOG: runs tools/serve in the background and
-# waits (at most 10 s) until it answers. Sets server_pid and base_url.
+# start_server cgi|fastcgi DB LOG [TOOLS/SERVE OPTIONS...]: runs tools/serve
+# in the background and waits (at most 10 s) until it answers. Sets
+# server_pid and base_url.
 start_server() {
   local mode=$1 db=$2 log=$3 port extra=()
+  shift 3
   port=$(free_port)
   [ "$mode" = fastcgi ] && extra=(--fastcgi --procs 2)
+  extra+=("$@")
   "$SOURCE_DIR/tools/serve" --port "$port" --db "$db" --cgi "$BLOGSEARCH_CGI" "${extra[@]}" >"$log" 2>&1 &
   server_pid=$!
   base_url="http://127.0.0.1:$port/search"
