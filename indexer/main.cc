@@ -338,7 +338,8 @@ int main(int argc, char** argv) {
                     "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)");
   fetch->add_option("--archive", fetch_args.archive,
                     "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
-  fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)");
+  fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
+      ->allow_extra_args(false);  // one value per flag
   fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   fetch->add_flag("-q,--quiet", fetch_args.quiet, "Report only failures and the summary");
   fetch->add_option("--wait", fetch_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");

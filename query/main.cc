@@ -158,9 +158,12 @@ int main(int argc, char** argv) {
   app.add_flag("--reverse", reverse, "with --sort date: oldest first");
   app.add_option("--since", since, "published on or after: YYYY, YYYY-MM, YYYY-MM-DD, or 30d/6m/1y ago");
   app.add_option("--until", until, "published on or before: same forms as --since");
-  app.add_option("--category", categories, "only posts with this category (repeatable)");
-  app.add_option("--author", authors, "only posts by this author (repeatable)");
-  app.add_option("--feed", feeds, "only posts from this feed id (repeatable)");
+  app.add_option("--category", categories, "only posts with this category (repeatable)")
+      ->allow_extra_args(false);  // --category X word: "word" is the query
+  app.add_option("--author", authors, "only posts by this author (repeatable)")
+      ->allow_extra_args(false);  // --category X word: "word" is the query
+  app.add_option("--feed", feeds, "only posts from this feed id (repeatable)")
+      ->allow_extra_args(false);  // --category X word: "word" is the query
   app.add_option("--color", color, "highlight matches: auto (on a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")

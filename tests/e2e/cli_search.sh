@@ -124,6 +124,11 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 assert r and all("torch.compile" in [c.lower() for c in p["categories"]] for p in r), r' "$tmp/out" \
   || fail "--category filter"
+# A filter option takes one value: the word after it is the query, not a
+# second category.
+expect_rc 0 --count --category blog memory; with_word=$(cat "$tmp/out")
+expect_rc 0 --count --category blog; all_blog=$(cat "$tmp/out")
+[ "$with_word" -lt "$all_blog" ] || fail "--category blog memory ($with_word) should narrow --category blog ($all_blog)"
 expect_rc 0 --format json --limit 1000 'category:"cuda graphs"'
 contains "$tmp/out" '"CUDA graphs"'
 expect_rc 0 --format json --limit 1000 --author 'JÜRGEN WEISS' --author 'jürgen weiß' --since 1970
