@@ -1,7 +1,6 @@
 // feeds_config.cc: feeds.toml through toml++, with line numbers in errors.
 #include "indexer/feeds_config.h"
 
-#include <curl/curl.h>
 #include <toml++/toml.h>
 
 #include <cstdlib>
@@ -9,6 +8,7 @@
 #include <set>
 
 #include "indexer/snapshot.h"
+#include "indexer/url.h"
 
 namespace blogsearch {
 
@@ -16,20 +16,6 @@ namespace {
 
 std::string where(const std::string& path, const toml::source_region& r) {
   return path + ":" + std::to_string(r.begin.line);
-}
-
-bool is_http_url(const std::string& url) {
-  CURLU* u = curl_url();
-  bool ok = false;
-  if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    char* scheme = nullptr;
-    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK && scheme) {
-      ok = std::string(scheme) == "http" || std::string(scheme) == "https";
-      curl_free(scheme);
-    }
-  }
-  curl_url_cleanup(u);
-  return ok;
 }
 
 }  // namespace
@@ -75,7 +61,7 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
     if (feed_slug(f.id) != f.id || f.id.empty())
       throw ConfigError(line + ": id '" + f.id + "' must be a slug of a-z, 0-9, '.', '_' and '-'");
     if (!ids.insert(f.id).second) throw ConfigError(line + ": id '" + f.id + "' appears twice");
-    if (!is_http_url(f.url)) throw ConfigError(line + ": feed '" + f.id + "': url must be an http(s) URL");
+    if (url_scheme(f.url) != "http" && url_scheme(f.url) != "https") throw ConfigError(line + ": feed '" + f.id + "': url must be an http(s) URL");
     feeds.push_back(std::move(f));
   }
   return feeds;

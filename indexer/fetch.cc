@@ -16,6 +16,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "indexer/url.h"
 #include "version.h"
 
 namespace blogsearch {
@@ -30,20 +31,6 @@ std::string trim(std::string s) {
   std::size_t i = 0;
   while (i < s.size() && sp(static_cast<unsigned char>(s[i]))) ++i;
   return s.substr(i);
-}
-
-std::string host_of(const std::string& url) {
-  std::string host;
-  CURLU* u = curl_url();
-  if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    char* h = nullptr;
-    if (curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK && h) {
-      host = h;
-      curl_free(h);
-    }
-  }
-  curl_url_cleanup(u);
-  return host;
 }
 
 struct Job {
@@ -129,7 +116,7 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
     responses[i].feed_id = requests[i].feed_id;
     auto job = std::make_unique<Job>();
     job->index = i;
-    job->host = host_of(requests[i].url);
+    job->host = url_host(requests[i].url);
     job->not_before = Clock::now();
     queue.push_back(std::move(job));
   }

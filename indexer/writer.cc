@@ -1,32 +1,29 @@
-// writer.cc: snapshots -> Xapian documents, one transaction per feed batch.
+// writer.cc: snapshots -> Xapian documents.
 //
 // A run is processed feed by feed. For each feed, every snapshot is read,
-// hashed and parsed first, and the posts' histories are merged in memory;
-// only then is each changed post written, once, in its newest version. That
-// keeps a backfill of thousands of snapshots close to the cost of parsing
-// them, and makes the whole batch one transaction.
+// hashed and parsed first (on the read-ahead thread), and the posts'
+// histories are merged in memory; only then is each changed post written,
+// once, in its newest version. That keeps a backfill of thousands of
+// snapshots close to the cost of parsing them.
 #include "indexer/writer.h"
 
 #include <unistd.h>
 
-#include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
-#include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
 #include "indexer/read_ahead.h"
 #include "indexer/schema.h"
+#include "indexer/url.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -68,20 +65,6 @@ std::string post_key(const Post& p, const std::string& feed_id) {
   if (!p.link.empty()) return p.link;
   std::string basis = feed_id + '\n' + p.title + '\n' + (p.published ? std::to_string(*p.published) : "");
   return "urn:blogsearch:" + hash_hex(basis);
-}
-
-std::string host_of(const std::string& url) {
-  std::string host;
-  CURLU* u = curl_url();
-  if (u && curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    char* h = nullptr;
-    if (curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK && h) {
-      host = schema::lowercase_utf8(h);
-      curl_free(h);
-    }
-  }
-  curl_url_cleanup(u);
-  return host;
 }
 
 // A summary is for display beside a result; a description holding the
@@ -289,8 +272,8 @@ struct Writer::Impl {
     d["updated"] = time_json(p.updated);
     d["summary"] = shorten(summary_text, kMaxSummaryBytes);
     d["text"] = text;
-    std::string host = host_of(p.link);
-    if (!host.empty()) doc.add_boolean_term(schema::make_term(schema::kHost, host));
+    std::string host = url_host(p.link);
+    if (!host.empty()) doc.add_boolean_term(schema::exact_term(schema::kHost, host));
     Time date = p.published.value_or(p.updated.value_or(st.first_seen));
     std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
     std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
@@ -479,7 +462,7 @@ struct Writer::Impl {
     summary->warnings += static_cast<long>(parsed.warnings.size());
 
     std::string id = snap.feed_id;
-    if (id.empty()) id = feed_slug(host_of(parsed.link));
+    if (id.empty()) id = feed_slug(url_host(parsed.link));
     if (id.empty()) id = "unknown";
     if (id != feed_id) {
       flush_batch(false);
