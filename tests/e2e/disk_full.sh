@@ -54,13 +54,19 @@ same_as_reference() {
   diff -q "$tmp/ref.dump" "$tmp/now.dump" > /dev/null || fail "$2: state after the rerun differs from the reference"
 }
 
+# Xapian 1.4.22 loses one internal object (112 bytes) when a commit fails
+# with ENOSPC at some points of a large transaction (seen under ASan; the
+# process exits right after). Leak checking is therefore off for the runs
+# that are meant to fail; every other ASan/UBSan report still fails them.
+no_leak_check=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+
 # --- file-size limit ------------------------------------------------------
 # SIGXFSZ is ignored so that write() fails with EFBIG, as on a full disk.
 for pct in 10 50 90; do
   limit=$(( largest * pct / 100 ))
   db="$tmp/ulimit-$pct"
   status=0
-  ( trap '' XFSZ; ulimit -f "$limit"; exec "$BLOGSEARCH_INDEX" add --quiet --db "$db" "$tmp/in" ) > /dev/null 2> "$tmp/err" || status=$?
+  ( trap '' XFSZ; ulimit -f "$limit"; exec "${no_leak_check[@]}" "$BLOGSEARCH_INDEX" add --quiet --db "$db" "$tmp/in" ) > /dev/null 2> "$tmp/err" || status=$?
   if [ "$status" -eq 0 ]; then
     echo "  ulimit -f ${limit} KiB: fits (no file reached the limit)"
   else
@@ -79,7 +85,7 @@ if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=$(( kb / 2 ))k tmpfs "$mnt" 
 fi
 mounted=$mnt
 status=0
-"$BLOGSEARCH_INDEX" add --quiet --db "$mnt/db" "$tmp/in" > /dev/null 2> "$tmp/err" || status=$?
+"${no_leak_check[@]}" "$BLOGSEARCH_INDEX" add --quiet --db "$mnt/db" "$tmp/in" > /dev/null 2> "$tmp/err" || status=$?
 check_failed_run "add, tmpfs of $(( kb / 2 )) KiB" "$mnt/db" "$status"
 mount -o remount,size=$(( kb * 4 ))k "$mnt"
 "$BLOGSEARCH_INDEX" add --quiet --db "$mnt/db" "$tmp/in" > /dev/null || fail "rerun after growing the tmpfs"
@@ -89,7 +95,7 @@ same_as_reference "$mnt/db" "tmpfs add"
 # most of the tmpfs it must fail and leave the live generation as it was.
 mount -o remount,size=$(( kb * 3 / 2 ))k "$mnt"
 status=0
-"$BLOGSEARCH_INDEX" rebuild --quiet --archive "$tmp/in" --db "$mnt/db" > /dev/null 2> "$tmp/err" || status=$?
+"${no_leak_check[@]}" "$BLOGSEARCH_INDEX" rebuild --quiet --archive "$tmp/in" --db "$mnt/db" > /dev/null 2> "$tmp/err" || status=$?
 if [ "$status" -eq 0 ]; then
   echo "  rebuild fitted in $(( kb * 3 / 2 )) KiB (the new generation was small enough)"
 else
