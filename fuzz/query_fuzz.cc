@@ -17,62 +17,25 @@
 #include <string_view>
 #include <vector>
 
-#include "indexer/snapshot.h"
-#include "indexer/writer.h"
+#include "fuzz/fuzz_database.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
 
 namespace {
 
-std::string g_dir;
 std::unique_ptr<blogsearch::Searcher> g_searcher;
-
-void remove_dir() {
-  g_searcher.reset();
-  std::error_code ec;
-  if (!g_dir.empty()) std::filesystem::remove_all(g_dir, ec);
-}
-
-std::vector<std::string_view> split_lines(std::string_view s) {
-  std::vector<std::string_view> lines;
-  while (true) {
-    std::size_t nl = s.find('\n');
-    lines.push_back(s.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    s.remove_prefix(nl + 1);
-  }
-  return lines;
-}
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  const char* env = std::getenv("BLOGSEARCH_FUZZ_DATA");
-  std::string data = env ? env : BLOGSEARCH_SOURCE_DIR "/data";
-  char tmpl[] = "/tmp/blogsearch-query-fuzz.XXXXXX";
-  if (!mkdtemp(tmpl)) {
-    std::cerr << "query_fuzz: cannot create a temporary directory\n";
-    std::exit(1);
-  }
-  g_dir = tmpl;
-  std::atexit(remove_dir);
-  std::vector<std::string> errors;
-  auto snapshots = blogsearch::collect_snapshots({data}, "", errors);
-  if (snapshots.empty()) {
-    std::cerr << "query_fuzz: no snapshots in " << data << " (set BLOGSEARCH_FUZZ_DATA)\n";
-    std::exit(1);
-  }
-  {
-    blogsearch::Writer writer(g_dir + "/db");
-    writer.ingest(snapshots);
-  }
-  g_searcher = std::make_unique<blogsearch::Searcher>(g_dir + "/db");
+  std::string db = blogsearch::fuzz::build_fuzz_database("query_fuzz", [] { g_searcher.reset(); });
+  g_searcher = std::make_unique<blogsearch::Searcher>(db);
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string_view> lines = split_lines(input);
+  std::vector<std::string> lines = blogsearch::fuzz::split_lines(input);
   blogsearch::SearchRequest request;
   request.query.text = std::string(lines[0]);
   request.limit = 5;
