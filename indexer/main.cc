@@ -1,6 +1,7 @@
 // blogsearch-index: parse feed snapshots and write them into the database.
 // Only this file touches CLI11, the environment, exit codes and stdout.
 #include <CLI/CLI.hpp>
+#include <xapian.h>
 #include <nlohmann/json.hpp>
 
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -34,6 +37,29 @@ using namespace blogsearch;
 using nlohmann::json;
 
 enum Exit { kOk = 0, kInputError = 2, kPartial = 3, kLocked = 4 };
+
+// Xapian 1.4 can throw from a destructor when a commit fails half-way (its
+// value-stream updater writes once more while unwinding, into a full disk),
+// which ends the process in std::terminate. The commit never completed, so
+// the database is still at its last commit: say so in one line, as for any
+// failed write. Anything else that ends here is a bug: abort for a core.
+[[noreturn]] void on_terminate() {
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const Xapian::Error& x) {
+      std::fprintf(stderr,
+                   "blogsearch-index: writing the database failed: %s (the changes not yet committed "
+                   "were rolled back; run again to apply them)\n",
+                   x.get_description().c_str());
+      std::_Exit(kLocked);
+    } catch (const std::exception& x) {
+      std::fprintf(stderr, "blogsearch-index: internal error: %s\n", x.what());
+    } catch (...) {
+    }
+  }
+  std::abort();
+}
 
 json date_json(const std::optional<Time>& t) {
   return t ? json(format_rfc3339(*t)) : json(nullptr);
@@ -377,6 +403,7 @@ int main(int argc, char** argv) {
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
   stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
 
+  std::set_terminate(on_terminate);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -20,7 +20,8 @@
 
 namespace blogsearch::schema {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: the plain text moved from the JSON document data to kSlotText.
+inline constexpr int kSchemaVersion = 2;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
 inline constexpr const char* kId = "Q";               // unique post id (boolean)
@@ -50,6 +51,10 @@ enum Slot : Xapian::valueno {
   kSlotFirstSeen = 2,
   kSlotLastSeen = 3,
   kSlotContentHash = 4,  // 16 hex digits of XXH3-64 over the item's content
+  // The post's plain text, for snippets and `show`. Kept out of the JSON
+  // document data so that reading a result's fields does not scan (and
+  // inflate) the whole text: that was a fifth of a search's instructions.
+  kSlotText = 5,
 };
 
 // ---- Query-parser field names -> prefixes ---------------------------------
@@ -83,7 +88,6 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 //   in_feed                    true while the feed's newest snapshot has it
 //   summary                    plain text of the description/summary, cut
 //                              at a word to at most 600 bytes + "…"
-//   text                       plain text of the content (for snippets)
 //   content_hash               hex XXH3-64 of the current version
 //   snapshot                   archive file holding the current version
 //   history[]                  earlier versions: {content_hash, first_seen,

@@ -271,7 +271,6 @@ struct Writer::Impl {
     d["published"] = time_json(p.published);
     d["updated"] = time_json(p.updated);
     d["summary"] = shorten(summary_text, kMaxSummaryBytes);
-    d["text"] = text;
     std::string host = url_host(p.link);
     if (!host.empty()) doc.add_boolean_term(schema::exact_term(schema::kHost, host));
     Time date = p.published.value_or(p.updated.value_or(st.first_seen));
@@ -281,6 +280,7 @@ struct Writer::Impl {
     doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
     doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
     doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(date)));
+    doc.add_value(schema::kSlotText, text);
     if (p.updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*p.updated)));
     return doc;
   }

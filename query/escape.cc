@@ -41,9 +41,25 @@ std::size_t decode(std::string_view s, std::size_t i, std::uint32_t& cp) {
   return len;
 }
 
+// Printable ASCII that no escaper here changes: copied in runs, as most
+// text is made of it.
+bool plain_ascii(char c) {
+  return c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+}
+
+// Calls emit(bytes, cp) for each character of `text`, valid UTF-8 with
+// control characters dropped and bad bytes replaced; a run of plain_ascii
+// characters comes as one call with cp == 0.
 template <typename Emit>
 void for_each_char(std::string_view text, Emit emit) {
   for (std::size_t i = 0; i < text.size();) {
+    std::size_t run = i;
+    while (run < text.size() && plain_ascii(text[run])) ++run;
+    if (run > i) {
+      emit(text.substr(i, run - i), 0);
+      i = run;
+      continue;
+    }
     std::uint32_t cp = 0;
     std::size_t len = decode(text, i, cp);
     if (len == 0) {

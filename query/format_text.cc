@@ -20,7 +20,19 @@ std::string clean(const std::string& text, bool keep_newlines) {
   std::string out;
   out.reserve(text.size());
   bool pending_space = false;
+  const char* const end = text.data() + text.size();
   for (Xapian::Utf8Iterator it(text); it != Xapian::Utf8Iterator(); ++it) {
+    // Printable ASCII other than space, most of any text, is copied in runs.
+    const char* run = it.raw();
+    const char* stop = run;
+    while (stop != end && *stop > 0x20 && *stop < 0x7f) ++stop;
+    if (stop != run) {
+      if (pending_space && !out.empty()) out += ' ';
+      pending_space = false;
+      out.append(run, stop);
+      it = Xapian::Utf8Iterator(stop, static_cast<std::size_t>(end - stop));
+      if (it == Xapian::Utf8Iterator()) break;
+    }
     unsigned ch = *it;
     if (keep_newlines && (ch == '\n' || ch == '\t')) {
       out += static_cast<char>(ch);

@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
       request.snippets = false;
     }
     request.snippets = request.snippets && format != "ids";
+    request.with_text = with_text && format == "json";
 
     Searcher searcher(db_path);
     SearchResult result = searcher.search(request);

@@ -6,8 +6,9 @@
 // a snippet is a list of parts with the matched words marked, so each
 // formatter escapes once, for its own output, and nothing is escaped twice.
 //
-// parse_post_record() never throws (except std::bad_alloc): fields missing
-// from the stored data, or of the wrong type, are left empty.
+// read_post_record() and parse_post_record() throw only std::bad_alloc and
+// (reading a document) Xapian errors: fields missing from the stored data,
+// or of the wrong type, are left empty.
 #pragma once
 
 #include <xapian.h>
@@ -44,14 +45,17 @@ struct PostRecord {
   long versions = 0;
   bool in_feed = false;
   std::string summary;
-  std::string text;  // plain text of the content
+  std::string text;  // plain text of the content (only when asked for)
   std::string content_hash;
   std::string snapshot;
   std::vector<PostVersion> history;  // oldest first
 };
 
-// Builds a record from the JSON document data. Never throws (but bad_alloc).
-PostRecord parse_post_record(const std::string& data, Xapian::docid docid);
+// Builds a record from a document: its JSON data and, `with_text`, the
+// plain text from its value slot.
+PostRecord read_post_record(const Xapian::Document& doc, bool with_text);
+// Builds a record from the JSON document data alone (no text).
+PostRecord parse_post_record(std::string data, Xapian::docid docid);
 
 // A piece of a snippet; `match` marks words that matched the query.
 struct SnippetPart {

@@ -11,15 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "indexer/schema.h"
+#include "query/snippet.h"
 
 namespace blogsearch {
 
 namespace {
 
-// Control characters that never occur in stored text, used to mark matches
-// in MSet::snippet output so no HTML is involved until a formatter wants it.
-const char kHiStart[] = "\x01";
-const char kHiEnd[] = "\x02";
+// Below this many matches a query may be misspelt (see search_once).
+constexpr Xapian::doccount kFewMatches = 20;
 
 // A reindex that commits twice while we read makes Xapian throw
 // DatabaseModifiedError; a few retries always get a consistent revision.
@@ -199,55 +198,6 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
   return facet;
 }
 
-std::string unescape_snippet(std::string_view s) {
-  // MSet::snippet escapes exactly these three for HTML; undo them so the
-  // model holds plain text and each formatter escapes for itself.
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '&') {
-      if (s.compare(i, 5, "&amp;") == 0) { out += '&'; i += 4; continue; }
-      if (s.compare(i, 4, "&lt;") == 0) { out += '<'; i += 3; continue; }
-      if (s.compare(i, 4, "&gt;") == 0) { out += '>'; i += 3; continue; }
-    }
-    out += s[i];
-  }
-  return out;
-}
-
-std::vector<SnippetPart> split_snippet(const std::string& marked) {
-  std::vector<SnippetPart> parts;
-  std::size_t i = 0;
-  bool match = false;
-  while (i <= marked.size()) {
-    std::size_t next = marked.find(match ? kHiEnd[0] : kHiStart[0], i);
-    if (next == std::string::npos) next = marked.size();
-    if (next > i) {
-      std::string text = unescape_snippet(std::string_view(marked).substr(i, next - i));
-      if (!parts.empty() && parts.back().match == match) parts.back().text += text;
-      else parts.push_back({std::move(text), match});
-    }
-    if (next == marked.size()) break;
-    match = !match;
-    i = next + 1;
-  }
-  return parts;
-}
-
-std::vector<SnippetPart> make_snippet(const Xapian::MSet& mset, const PostRecord& post,
-                                      unsigned length, const Xapian::Stem& stem) {
-  std::string text = post.text.empty() ? post.summary : post.text;
-  text.erase(std::remove_if(text.begin(), text.end(),
-                            [](char c) { return c == kHiStart[0] || c == kHiEnd[0]; }),
-             text.end());
-  if (text.empty()) return {};
-  std::string marked =
-      mset.snippet(text, length, stem,
-                   Xapian::MSet::SNIPPET_BACKGROUND_MODEL, kHiStart,
-                   kHiEnd, "…");
-  return split_snippet(marked);
-}
-
 }  // namespace
 
 std::optional<SortOrder> parse_sort_order(const std::string& name) {
@@ -346,8 +296,11 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.offset = request.offset;
   result.limit = request.limit;
 
-  BuiltQuery built = build_query(db_, request.query);
-  result.suggestion = built.suggestion;
+  // The "did you mean" correction is worked out after the search, and only
+  // when it could be offered (see below): it costs more than the search.
+  QueryOptions typed = request.query;
+  typed.spelling = false;
+  BuiltQuery built = build_query(db_, typed);
 
   std::vector<std::string> prefixes;
   for (const auto& f : request.facets) prefixes.push_back(facet_prefix(f));
@@ -389,20 +342,30 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.total.upper = mset.get_matches_upper_bound();
 
   const Xapian::Stem stem(schema::kStemLanguage);
+  const SnippetTerms snippet_words =
+      request.snippets ? snippet_terms(built.query, request.query.text) : SnippetTerms();
   unsigned rank = request.offset;
   for (auto it = mset.begin(); it != mset.end(); ++it) {
     Hit hit;
     hit.rank = ++rank;
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
-    hit.post = parse_post_record(it.get_document().get_data(), *it);
-    if (request.snippets) hit.snippet = make_snippet(mset, hit.post, request.snippet_length, stem);
+    hit.post = read_post_record(it.get_document(), request.snippets || request.with_text);
+    if (request.snippets) {
+      const std::string& text = hit.post.text.empty() ? hit.post.summary : hit.post.text;
+      hit.snippet = make_snippet(text, snippet_words, request.snippet_length, stem);
+    }
     result.hits.push_back(std::move(hit));
   }
-  // Xapian proposes a correction for any word that is not itself a term,
-  // even when its stem matches ("show" when the text says "shows"). Offer it
-  // when what was typed finds nothing, or a tenth or less of what the
-  // correction finds (a typo that a few posts share).
+  // Xapian proposes a correction for any word that has a more frequent
+  // neighbour, even a correct one ("plugins" -> "plugin"). Offer it when
+  // what was typed finds nothing, or a few posts (a typo that a few posts
+  // share) and at most a tenth of what the correction finds. A query that
+  // finds many posts is not looked at: Xapian's look-up costs more than the
+  // whole search, and the correction could find at most every document.
+  if (request.query.spelling && result.total.estimated < kFewMatches &&
+      result.total.estimated <= db_.get_doccount() / 10)
+    result.suggestion = build_query(db_, request.query).suggestion;
   if (!result.suggestion.empty()) {
     QueryOptions corrected = request.query;
     corrected.text = result.suggestion;
@@ -437,14 +400,14 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
 std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url) {
   const std::string id_term = schema::id_term(id_or_url);
   Xapian::PostingIterator p = db_.postlist_begin(id_term);
-  if (p != db_.postlist_end(id_term)) return parse_post_record(db_.get_document(*p).get_data(), *p);
+  if (p != db_.postlist_end(id_term)) return read_post_record(db_.get_document(*p), true);
 
   // No term holds the link, so look through the posts of its host (or all
   // posts when the host has none); a substring test skips most JSON parsing.
   auto matches = [&](Xapian::docid did) -> std::optional<PostRecord> {
-    std::string data = db_.get_document(did).get_data();
-    if (data.find(id_or_url) == std::string::npos) return std::nullopt;
-    PostRecord post = parse_post_record(data, did);
+    Xapian::Document doc = db_.get_document(did);
+    if (doc.get_data().find(id_or_url) == std::string::npos) return std::nullopt;
+    PostRecord post = read_post_record(doc, true);
     if (post.link == id_or_url) return post;
     return std::nullopt;
   };

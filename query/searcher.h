@@ -56,6 +56,7 @@ struct SearchRequest {
   unsigned facet_limit = 10;
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
+  bool with_text = false;  // fill each hit's post.text (snippets read it anyway)
   unsigned snippet_length = 240;  // bytes of text around the matches
 };
 

@@ -85,6 +85,7 @@ void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
   doc.add_boolean_term(schema::kYear + day.substr(0, 4));
   doc.add_boolean_term(schema::kInFeed + std::string("yes"));
   doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(p.published)));
+  doc.add_value(schema::kSlotText, p.text);
   nlohmann::json data = {
       {"id", p.id},
       {"link", link},
@@ -100,7 +101,6 @@ void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
       {"versions", 1},
       {"in_feed", true},
       {"summary", p.text.substr(0, 40)},
-      {"text", p.text},
       {"content_hash", "0123456789abcdef"},
       {"snapshot", p.feed + "/2026-10-03T000000Z.xml"},
       {"history", nlohmann::json::array()},

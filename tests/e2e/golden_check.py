@@ -15,6 +15,8 @@ import sys
 
 import xapian
 
+SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
+
 PT = "https://pytorch.org/?p="
 TN = "tag:tensor-notes.example.org,2026:post-"
 KD = "https://kernel-digest.example.net/"
@@ -54,8 +56,8 @@ def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"1",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'1'")
+    check(db.get_metadata("schema_version") == b"2",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'2'")
     for feed in ("pytorch", "tensor-notes", "kernel-digest"):
         meta = db.get_metadata("feed:" + feed)
         check(meta != b"", f"metadata feed:{feed} missing")
@@ -296,7 +298,8 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
     for words in phrases:
         check(phrase_matches(db, words, doc.get_docid()),
               f"{post_id}: phrase {' '.join(words)!r} does not match")
-    text = data.get("text") or ""
+    text = doc.get_value(SLOT_TEXT).decode("utf-8")
+    check("text" not in data, f"{post_id}: the text belongs in value slot {SLOT_TEXT}, not the JSON")
     for s in text_has:
         check(s in text, f"{post_id}: text lacks {s!r}")
     for s in text_lacks:

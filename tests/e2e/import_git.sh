@@ -117,7 +117,9 @@ import json, sys, xapian
 db = xapian.Database(sys.argv[1])
 docs = {}
 for item in db.postlist("XFEEDtest-feed"):
-    d = json.loads(db.get_document(item.docid).get_data())
+    doc = db.get_document(item.docid)
+    d = json.loads(doc.get_data())
+    d["text"] = doc.get_value(5).decode()  # indexer/schema.h: kSlotText
     docs[d["id"]] = d
 assert sorted(docs) == ["urn:history:%d" % i for i in range(1, 7)], sorted(docs)
 p1, p2, p4, p6 = (docs["urn:history:%d" % i] for i in (1, 2, 4, 6))

@@ -19,18 +19,22 @@ import sys
 
 import xapian
 
+SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
+
 
 def read_posts(db_path):
     db = xapian.Database(db_path)
     for item in db.postlist(""):
-        data = db.get_document(item.docid).get_data().decode("utf-8", "replace")
+        doc = db.get_document(item.docid)
+        data = doc.get_data().decode("utf-8", "replace")
+        text = doc.get_value(SLOT_TEXT).decode("utf-8", "replace")
         try:
             fields = json.loads(data)
         except ValueError:
             fields = None
         if isinstance(fields, dict):
             yield (fields.get("title") or "", fields.get("link") or "",
-                   fields.get("text") or fields.get("summary") or "")
+                   text or fields.get("summary") or "")
         else:
             title, _, text = data.partition("\n")
             yield title, "", text

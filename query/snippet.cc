@@ -1,0 +1,242 @@
+#include "query/snippet.h"
+
+#include <algorithm>
+
+namespace blogsearch {
+
+namespace {
+
+const char kOmit[] = "…";
+
+// The cluster of matches starts this share of the snippet into it, so the
+// reader sees a few words of what leads up to it.
+constexpr std::size_t kLeadPercent = 20;
+// Occurrences looked at per query word: enough to find the densest cluster
+// in any real post, bounded for a text that repeats one word a million times.
+constexpr std::size_t kMaxHitsPerNeedle = 2000;
+// How far a window edge may move to reach a space before it settles for a
+// UTF-8 character boundary (text without spaces: CJK, a long URL).
+constexpr std::size_t kMaxSnap = 48;
+// English stems keep a word's first two letters ("dying" -> "die"), so a
+// word is stemmed only when it shares them with a query stem.
+constexpr std::size_t kStemKeeps = 2;
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_ascii_alnum(char c) {
+  char l = ascii_lower(c);
+  return (l >= 'a' && l <= 'z') || (c >= '0' && c <= '9');
+}
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// The character at `i`: its length in bytes and its code point. The
+// stored text is valid UTF-8; a stray byte counts as one character.
+std::size_t char_at(std::string_view s, std::size_t i, unsigned* code) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (i + n > s.size()) n = 1;
+  unsigned v = n == 1 ? c : c & (0x7Fu >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if (!is_continuation(s[i + k])) {
+      *code = c;
+      return 1;
+    }
+    v = (v << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+  }
+  *code = v;
+  return n;
+}
+
+// Bytes of the word character at `i`, 0 when it is none. An apostrophe
+// between letters belongs to the word, as in Xapian's TermGenerator.
+std::size_t word_char_at(std::string_view s, std::size_t i) {
+  unsigned code = 0;
+  std::size_t n = char_at(s, i, &code);
+  if (code < 0x80 ? is_ascii_alnum(static_cast<char>(code)) : Xapian::Unicode::is_wordchar(code)) return n;
+  if ((code == '\'' || code == 0x2019) && i > 0 && i + n < s.size()) {
+    unsigned next = 0;
+    char_at(s, i + n, &next);
+    if (next < 0x80 ? is_ascii_alnum(static_cast<char>(next)) : Xapian::Unicode::is_wordchar(next)) return n;
+  }
+  return 0;
+}
+
+std::string lowercase(std::string_view word) {
+  std::string out(word);
+  bool ascii = true;
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
+    c = ascii_lower(c);
+  }
+  return ascii ? out : Xapian::Unicode::tolower(out);
+}
+
+// `text` at `pos` starts with `needle`, ignoring ASCII case.
+bool starts_with_at(std::string_view text, std::size_t pos, std::string_view needle) {
+  if (text.size() - pos < needle.size()) return false;
+  for (std::size_t i = 0; i < needle.size(); ++i)
+    if (ascii_lower(text[pos + i]) != needle[i]) return false;
+  return true;
+}
+
+struct Occurrence {
+  std::size_t pos;
+  std::size_t needle;
+};
+
+// Where the needles start words of `text`, in text order.
+std::vector<Occurrence> find_occurrences(std::string_view text, const std::vector<std::string>& needles) {
+  std::vector<Occurrence> found;
+  for (std::size_t n = 0; n < needles.size(); ++n) {
+    const std::string& needle = needles[n];
+    const char first = needle[0];
+    const char upper = first >= 'a' && first <= 'z' ? static_cast<char>(first - 'a' + 'A') : first;
+    const std::string firsts = upper == first ? std::string(1, first) : std::string{first, upper};
+    std::size_t count = 0;
+    for (char c : firsts) {
+      for (std::size_t pos = text.find(c); pos != std::string_view::npos && count < kMaxHitsPerNeedle;
+           pos = text.find(c, pos + 1)) {
+        if (pos > 0 && (is_ascii_alnum(text[pos - 1]) || static_cast<unsigned char>(text[pos - 1]) >= 0x80))
+          continue;
+        if (!starts_with_at(text, pos, needle)) continue;
+        found.push_back({pos, n});
+        ++count;
+      }
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const Occurrence& a, const Occurrence& b) { return a.pos < b.pos; });
+  return found;
+}
+
+// Where a passage of `length` bytes holds the most different needles (the
+// first such place).
+std::size_t densest(const std::vector<Occurrence>& found, std::size_t needle_count, std::size_t length) {
+  std::vector<std::size_t> in_window(needle_count, 0);
+  std::size_t distinct = 0, best = 0, best_pos = 0, tail = 0;
+  for (const Occurrence& o : found) {
+    if (in_window[o.needle]++ == 0) ++distinct;
+    while (found[tail].pos + length < o.pos)
+      if (--in_window[found[tail++].needle] == 0) --distinct;
+    if (distinct > best) {
+      best = distinct;
+      best_pos = found[tail].pos;
+    }
+  }
+  return best_pos;
+}
+
+// Moves `pos` back to just after a space within kMaxSnap bytes, else to the
+// start of the UTF-8 character it falls in.
+std::size_t snap_back(std::string_view text, std::size_t pos) {
+  if (pos == 0 || pos >= text.size()) return std::min(pos, text.size());
+  for (std::size_t at = pos; at > 0 && pos - at < kMaxSnap; --at)
+    if (is_space(text[at - 1])) return at;
+  while (pos > 0 && is_continuation(text[pos])) --pos;
+  return pos;
+}
+
+void add_part(std::vector<SnippetPart>& parts, std::string_view text, bool match) {
+  if (text.empty()) return;
+  if (!parts.empty() && parts.back().match == match) parts.back().text.append(text);
+  else parts.push_back({std::string(text), match});
+}
+
+}  // namespace
+
+SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text) {
+  SnippetTerms terms;
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    const std::string& term = *t;
+    auto prefixed = [&](std::size_t at) { return term.size() > at && term[at] >= 'A' && term[at] <= 'Z'; };
+    if (term.size() > 1 && term[0] == 'Z') {
+      if (!prefixed(1)) terms.stems.insert(term.substr(1));  // "ZS..." stems a field's word
+    } else if (!term.empty() && !prefixed(0)) {
+      terms.words.insert(term);
+    }
+  }
+  std::size_t i = 0;
+  while (i < query_text.size()) {
+    std::size_t end = query_text.find_first_of(" \t\n\"()", i);
+    if (end == std::string_view::npos) end = query_text.size();
+    std::string_view word = query_text.substr(i, end - i);
+    if (word.size() > 1 && word.back() == '*') {
+      word.remove_suffix(1);
+      if (auto colon = word.rfind(':'); colon != std::string_view::npos) word.remove_prefix(colon + 1);
+      while (!word.empty() && (word[0] == '+' || word[0] == '-')) word.remove_prefix(1);
+      if (!word.empty()) terms.prefixes.insert(lowercase(word));
+    }
+    i = end + 1;
+  }
+  return terms;
+}
+
+TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length) {
+  std::size_t begin = 0;
+  bool to_end = false;
+  if (text.size() > length) {
+    std::vector<std::string> needles;
+    for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+      for (const auto& n : *set)
+        if (!n.empty()) needles.push_back(n);
+    std::vector<Occurrence> found = find_occurrences(text, needles);
+    if (!found.empty()) {
+      std::size_t at = densest(found, needles.size(), length);
+      std::size_t lead = length * kLeadPercent / 100;
+      begin = at > lead ? at - lead : 0;
+      // Near the end, show a full passage that ends with the text.
+      if (begin + length >= text.size()) {
+        begin = text.size() - length;
+        to_end = true;
+      }
+      begin = snap_back(text, begin);
+    }
+  }
+  std::size_t end = to_end || begin + length >= text.size() ? text.size() : snap_back(text, begin + length);
+  if (end <= begin) end = std::min(text.size(), begin + length);  // one long word
+  while (end < text.size() && is_continuation(text[end])) ++end;
+  while (begin < end && is_space(text[begin])) ++begin;
+  while (end > begin && is_space(text[end - 1])) --end;
+  return {begin, end};
+}
+
+std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
+                                      std::size_t length, const Xapian::Stem& stem) {
+  std::vector<SnippetPart> parts;
+  const TextWindow w = snippet_window(text, terms, std::max<std::size_t>(length, 1));
+  if (w.end <= w.begin) return parts;
+  const std::string_view passage = text.substr(w.begin, w.end - w.begin);
+
+  auto matches = [&](std::string_view word) {
+    const std::string lower = lowercase(word);
+    if (terms.words.count(lower)) return true;
+    for (const auto& p : terms.prefixes)
+      if (lower.compare(0, p.size(), p) == 0) return true;
+    for (const auto& s : terms.stems)
+      if (lower.compare(0, kStemKeeps, s, 0, kStemKeeps) == 0) return terms.stems.count(stem(lower)) > 0;
+    return false;
+  };
+
+  if (w.begin > 0) add_part(parts, kOmit, false);
+  std::size_t plain = 0, i = 0;
+  while (i < passage.size()) {
+    std::size_t n = word_char_at(passage, i);
+    if (n == 0) {
+      unsigned code = 0;
+      i += char_at(passage, i, &code);
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < passage.size() && (n = word_char_at(passage, i)) > 0) i += n;
+    const std::string_view word = passage.substr(start, i - start);
+    if (matches(word)) {
+      add_part(parts, passage.substr(plain, start - plain), false);
+      add_part(parts, word, true);
+      plain = i;
+    }
+  }
+  add_part(parts, passage.substr(plain), false);
+  if (w.end < text.size()) add_part(parts, kOmit, false);
+  return parts;
+}
+
+}  // namespace blogsearch

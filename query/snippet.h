@@ -1,0 +1,58 @@
+// snippet.h: the few words of a result's text shown around its matches.
+//
+// A snippet is a passage of about `length` bytes of the post's plain text
+// with the words that match the query marked: a word matches when it is a
+// query word, when its English stem is a query stem (as Xapian's
+// TermGenerator and QueryParser stem them), or when it starts with the
+// letters of a trailing wildcard. The passage starts a little before the
+// place where the most different query words occur close together, found
+// by a plain byte scan of the text; a text with no match shows its start.
+//
+// Xapian's MSet::snippet does the same job, but it tokenises, looks up and
+// stems every word of the text it is given: for ten results that was a
+// third of a whole search process. Here only words whose first letters
+// agree with a query stem are stemmed, so a snippet costs little more than
+// copying its bytes.
+//
+// Nothing here throws except std::bad_alloc.
+#pragma once
+
+#include <xapian.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "query/result.h"
+
+namespace blogsearch {
+
+// What a snippet marks, taken from one parsed query. Lowercase.
+struct SnippetTerms {
+  std::set<std::string> words;     // unprefixed query terms (as typed)
+  std::set<std::string> stems;     // stems of the query's Z terms
+  std::set<std::string> prefixes;  // letters before a wildcard's `*`
+};
+
+// The unprefixed terms and stems of `query` (field terms such as title:
+// or author: are not looked for in the text), and the wildcards typed in
+// `query_text` (the parsed query holds no terms for them: they are
+// expanded only while matching).
+SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text);
+
+// The passage of `text` to show: [begin, end), at most about `length`
+// bytes, starting and ending at a word boundary where there is one nearby
+// and never inside a UTF-8 sequence.
+struct TextWindow {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length);
+
+// The snippet of `text` as parts, matches marked, with "…" where text was
+// left out before or after. Empty for an empty text.
+std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
+                                      std::size_t length, const Xapian::Stem& stem);
+
+}  // namespace blogsearch

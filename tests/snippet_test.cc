@@ -1,0 +1,142 @@
+// Snippets: which passage is shown, which words are marked, and that a
+// snippet never cuts a UTF-8 sequence, whatever its length.
+#include "query/snippet.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "indexer/schema.h"
+
+namespace blogsearch {
+namespace {
+
+const Xapian::Stem kStem(schema::kStemLanguage);
+
+std::string joined(const std::vector<SnippetPart>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += p.text;
+  return out;
+}
+
+std::vector<std::string> marked(const std::vector<SnippetPart>& parts) {
+  std::vector<std::string> out;
+  for (const auto& p : parts)
+    if (p.match) out.push_back(p.text);
+  return out;
+}
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+// What the query parser makes of `text` with the searcher's settings.
+SnippetTerms terms_for(const std::string& text) {
+  Xapian::QueryParser qp;
+  qp.set_stemmer(kStem);
+  qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+  qp.add_prefix("title", schema::kTitle);
+  Xapian::Query q =
+      qp.parse_query(text, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD);
+  return snippet_terms(q, text);
+}
+
+std::string filler(std::size_t words) {
+  std::string out;
+  for (std::size_t i = 0; i < words; ++i) out += "lorem ipsum dolor ";
+  return out;
+}
+
+TEST(Snippet, TermsFromTheQuery) {
+  // Lowercase words are stemmed, capitalised ones kept as typed (STEM_SOME);
+  // phrase words are kept as typed; field terms are not looked for.
+  SnippetTerms t = terms_for("compiling kernels Triton \"prompt injection\" title:ignored quant*");
+  EXPECT_EQ(t.stems, (std::set<std::string>{"compil", "kernel"}));
+  EXPECT_EQ(t.words, (std::set<std::string>{"triton", "prompt", "injection"}));
+  EXPECT_EQ(t.prefixes, (std::set<std::string>{"quant"}));
+}
+
+TEST(Snippet, MarksWordsStemsAndWildcards) {
+  std::string text = "We compiled the kernel. Compiling kernels, quantized and quantization-aware, is fast.";
+  auto parts = make_snippet(text, terms_for("compile kernel quant*"), 240, kStem);
+  EXPECT_EQ(joined(parts), text);  // short text: shown whole, no "…"
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"compiled", "kernel", "Compiling", "kernels", "quantized",
+                                                     "quantization"}));
+}
+
+TEST(Snippet, DoesNotMarkWordsThatOnlyStartAlike) {
+  // "generous" starts like "general" but stems to itself.
+  auto parts = make_snippet("the general and the generous generals", terms_for("general"), 240, kStem);
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"general", "generals"}));
+}
+
+TEST(Snippet, ShowsTheMatchesOfALongText) {
+  std::string text = filler(2000) + "here the needle word sits near another needle " + filler(2000);
+  auto parts = make_snippet(text, terms_for("needle"), 200, kStem);
+  std::string s = joined(parts);
+  EXPECT_EQ(s.rfind("…", 0), 0u) << s;  // text left out before
+  EXPECT_NE(s.find("here the needle word sits near another needle"), std::string::npos) << s;
+  EXPECT_EQ(s.substr(s.size() - 3), "…");  // and after
+  EXPECT_LE(s.size(), 200u + 2 * 3);
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"needle", "needle"}));
+}
+
+TEST(Snippet, PrefersThePlaceWithMoreDifferentWords) {
+  std::string text = "alpha " + filler(100) + "beta " + filler(100) + "alpha and beta together " + filler(100);
+  auto parts = make_snippet(text, terms_for("alpha beta"), 120, kStem);
+  EXPECT_NE(joined(parts).find("alpha and beta together"), std::string::npos) << joined(parts);
+}
+
+TEST(Snippet, WithoutAMatchShowsTheStart) {
+  std::string text = "The opening words of the post. " + filler(100);
+  auto parts = make_snippet(text, terms_for("absent"), 100, kStem);
+  std::string s = joined(parts);
+  EXPECT_EQ(s.rfind("The opening words of the post.", 0), 0u) << s;
+  EXPECT_TRUE(marked(parts).empty());
+  EXPECT_EQ(s.substr(s.size() - 3), "…");
+}
+
+TEST(Snippet, MatchesNearTheEndShowAFullPassage) {
+  std::string text = filler(100) + "the final word is omega";
+  auto parts = make_snippet(text, terms_for("omega"), 120, kStem);
+  std::string s = joined(parts);
+  EXPECT_GE(s.size(), 100u) << s;
+  EXPECT_EQ(s.substr(s.size() - 5), "omega");
+}
+
+TEST(Snippet, NeverBreaksUtf8) {
+  std::string cjk;
+  for (int i = 0; i < 300; ++i) cjk += "日本語のテキスト";
+  std::string mixed = filler(30) + "Köln straße 🙂 emoji " + cjk + " Straße";
+  for (std::size_t len = 1; len < 300; len += 7) {
+    for (const std::string& text : {cjk, mixed}) {
+      for (const char* q : {"straße", "emoji", "テキスト", "absent"}) {
+        auto parts = make_snippet(text, terms_for(q), len, kStem);
+        for (const auto& p : parts) EXPECT_TRUE(valid_utf8(p.text)) << q << " " << len;
+        EXPECT_FALSE(parts.empty());
+      }
+    }
+  }
+}
+
+TEST(Snippet, EmptyTextGivesNoSnippet) {
+  EXPECT_TRUE(make_snippet("", terms_for("anything"), 100, kStem).empty());
+  EXPECT_TRUE(make_snippet("   ", terms_for("anything"), 100, kStem).empty());
+}
+
+TEST(Snippet, NonAsciiWordsMatchIgnoringCase) {
+  auto parts = make_snippet("Die STRASSE und die Straße in Köln", terms_for("straße köln"), 240, kStem);
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"Straße", "Köln"}));
+}
+
+}  // namespace
+}  // namespace blogsearch
