@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <map>
 #include <string_view>
 
@@ -70,38 +72,68 @@ const char* facet_prefix(const std::string& name) {
 }
 
 // Counts the exact-match terms (K, XAUTHOR, XFEED, M) of every matching
-// document. The writer keeps no values for these, and a post can have
-// several categories and authors, which one value slot could not hold.
-// The spy only records docids; counting happens afterwards in count().
-// Glass stores termlists zlib-compressed and a long post's is large, so
-// when many documents match it is much cheaper to walk the (short) posting
-// lists of the facet terms than to read every matching termlist; for a few
-// matches each termlist is read once, for all prefixes together.
+// document. A post can have several categories, authors and feeds, which
+// one value slot could not hold, so for those the spy only records docids
+// and counting happens afterwards in count(). Glass stores termlists
+// zlib-compressed and a long post's is large, so when many documents match
+// it is much cheaper to walk the (short) posting lists of the facet terms
+// than to read every matching termlist; for a few matches each termlist is
+// read once, for all prefixes together. While few posts match, months are
+// counted from the date in kSlotPublished instead (the writer makes the M
+// term from the same date): a value per match beats a posting list per month.
 class TermFacetSpy : public Xapian::MatchSpy {
  public:
   explicit TermFacetSpy(std::vector<std::string> prefixes)
-      : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {}
+      : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {
+    for (std::size_t i = 0; i < prefixes_.size(); ++i)
+      if (prefixes_[i] == schema::kMonth) month_ = i;
+  }
 
   void operator()(const Xapian::Document& doc, double) override { matched_.push_back(doc.get_docid()); }
 
   void count(const Xapian::Database& db) {
     if (prefixes_.empty() || matched_.empty()) return;
+    const std::size_t n = matched_.size(), total = db.get_doccount();
+    // A value per match costs less than a posting list per month while
+    // under a quarter of the posts match.
+    const bool months_by_values = month_ != kNone && n * 4 < total;
+    if (months_by_values) count_months_by_values(db);
+    auto skip = [&](std::size_t i) { return months_by_values && i == month_; };
     // A termlist costs far more than a posting (it is compressed and holds
     // every word of the post): only read them when very few documents match.
-    if (matched_.size() * 64 < db.get_doccount()) count_by_termlists(db);
-    else count_by_postlists(db);
+    if (n * 64 < total) count_by_termlists(db, skip);
+    else count_by_postlists(db, skip);
   }
 
   const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
 
  private:
-  void count_by_termlists(const Xapian::Database& db) {
+  void count_months_by_values(const Xapian::Database& db) {
+    std::vector<Xapian::docid> sorted = matched_;
+    std::sort(sorted.begin(), sorted.end());
+    std::map<int, Xapian::doccount> by_month;  // year * 100 + month
+    Xapian::ValueIterator v = db.valuestream_begin(schema::kSlotPublished);
+    for (Xapian::docid did : sorted) {
+      v.skip_to(did);
+      if (v == db.valuestream_end(schema::kSlotPublished)) break;
+      if (v.get_docid() != did) continue;
+      const auto t = static_cast<std::time_t>(Xapian::sortable_unserialise(*v));
+      std::tm tm{};
+      if (gmtime_r(&t, &tm)) ++by_month[(tm.tm_year + 1900) * 100 + tm.tm_mon + 1];
+    }
+    for (const auto& [month, n] : by_month)
+      if (month >= 100001 && month <= 999912) counts_[month_][schema::kMonth + std::to_string(month)] = n;
+  }
+
+  template <typename Skip>
+  void count_by_termlists(const Xapian::Database& db, Skip skip) {
     std::vector<std::size_t> order(prefixes_.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [this](auto a, auto b) { return prefixes_[a] < prefixes_[b]; });
     for (Xapian::docid did : matched_) {
       Xapian::TermIterator it = db.termlist_begin(did);
       for (std::size_t i : order) {
+        if (skip(i)) continue;
         const std::string& prefix = prefixes_[i];
         it.skip_to(prefix);
         for (; it != db.termlist_end(did); ++it) {
@@ -114,7 +146,8 @@ class TermFacetSpy : public Xapian::MatchSpy {
     }
   }
 
-  void count_by_postlists(const Xapian::Database& db) {
+  template <typename Skip>
+  void count_by_postlists(const Xapian::Database& db, Skip skip) {
     const bool everything = matched_.size() == db.get_doccount();
     std::vector<char> is_match;
     if (!everything) {
@@ -122,6 +155,7 @@ class TermFacetSpy : public Xapian::MatchSpy {
       for (Xapian::docid did : matched_) is_match[did] = 1;
     }
     for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+      if (skip(i)) continue;
       const std::string& prefix = prefixes_[i];
       for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
         Xapian::doccount n = 0;
@@ -136,9 +170,11 @@ class TermFacetSpy : public Xapian::MatchSpy {
     }
   }
 
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::vector<std::string> prefixes_;
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
   std::vector<Xapian::docid> matched_;
+  std::size_t month_ = kNone;  // index of the month facet
 };
 
 bool is_month_term(const std::string& term) {
