@@ -1,10 +1,14 @@
 // post_record.cc: a stored document back into a PostRecord.
 //
 // Every result of every search passes through here, so the document data
-// is read with RapidJSON, in place: nlohmann-json (which the rest of the
-// project uses to write JSON) built a tree of maps for the same bytes and
-// took a fifth of a whole search process, RapidJSON a twentieth of that.
-#include <rapidjson/document.h>
+// is read with RapidJSON's event parser, in place, straight into the
+// record: nlohmann-json (which the rest of the project uses to write JSON)
+// built a tree of maps for the same bytes and took a fifth of a whole
+// search process, this a twentieth of that. The recursive in-place parse
+// never touches RapidJSON's internal stack (whose first push is undefined
+// behaviour in RapidJSON 1.1.0), and the handler stops it at kMaxDepth so
+// nesting cannot run the C stack out.
+#include <rapidjson/reader.h>
 
 #include "indexer/schema.h"
 #include "query/result.h"
@@ -13,24 +17,118 @@ namespace blogsearch {
 
 namespace {
 
-using Value = rapidjson::Value;
+// Our writer nests three deep (history objects in an array in the root).
+constexpr std::size_t kMaxDepth = 8;
+
+// Where the parser is: which container of the stored layout (schema.h).
+enum class Where { kRoot, kFeed, kAuthors, kCategories, kFeeds, kHistory, kVersion, kOther };
 
 // Stored data comes from our own writer, but an older or newer writer may
-// leave a field out or change its type; a search must still show the rest.
-std::string str(const Value& object, const char* key) {
-  auto it = object.FindMember(key);
-  if (it == object.MemberEnd() || !it->value.IsString()) return std::string();
-  return std::string(it->value.GetString(), it->value.GetStringLength());
-}
+// leave a field out or change its type; a search must still show the rest,
+// so values of an unexpected type are skipped.
+class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, RecordHandler> {
+ public:
+  explicit RecordHandler(PostRecord& p) : p_(p) {}
 
-std::vector<std::string> strings(const Value& object, const char* key) {
-  std::vector<std::string> out;
-  auto it = object.FindMember(key);
-  if (it == object.MemberEnd() || !it->value.IsArray()) return out;
-  for (const auto& v : it->value.GetArray())
-    if (v.IsString()) out.emplace_back(v.GetString(), v.GetStringLength());
-  return out;
-}
+  bool StartObject() { return enter(child(true)); }
+  bool EndObject(rapidjson::SizeType) { return leave(); }
+  bool StartArray() { return enter(child(false)); }
+  bool EndArray(rapidjson::SizeType) { return leave(); }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    key_.assign(s, n);
+    return true;
+  }
+
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    std::string value(s, n);
+    switch (where()) {
+      case Where::kRoot: root_string(std::move(value)); break;
+      case Where::kFeed:
+        if (key_ == "id") p_.feed_id = std::move(value);
+        else if (key_ == "title") p_.feed_title = std::move(value);
+        else if (key_ == "url") p_.feed_url = std::move(value);
+        break;
+      case Where::kAuthors: p_.authors.push_back(std::move(value)); break;
+      case Where::kCategories: p_.categories.push_back(std::move(value)); break;
+      case Where::kFeeds: p_.feeds.push_back(std::move(value)); break;
+      case Where::kVersion: {
+        PostVersion& v = p_.history.back();
+        if (key_ == "content_hash") v.content_hash = std::move(value);
+        else if (key_ == "first_seen") v.first_seen = std::move(value);
+        else if (key_ == "last_seen") v.last_seen = std::move(value);
+        else if (key_ == "snapshot") v.snapshot = std::move(value);
+        break;
+      }
+      case Where::kHistory:
+      case Where::kOther: break;
+    }
+    return true;
+  }
+
+  bool Bool(bool b) {
+    if (where() == Where::kRoot && key_ == "in_feed") p_.in_feed = b;
+    return true;
+  }
+  bool Int(int n) { return versions(n); }
+  bool Uint(unsigned n) { return versions(n); }
+  bool Int64(std::int64_t n) { return versions(n); }
+  bool Uint64(std::uint64_t n) { return versions(static_cast<std::int64_t>(n)); }
+
+ private:
+  Where where() const { return stack_.empty() ? Where::kOther : stack_.back(); }
+
+  // What a container opened here holds.
+  Where child(bool object) {
+    if (stack_.empty()) return object ? Where::kRoot : Where::kOther;
+    switch (stack_.back()) {
+      case Where::kRoot:
+        if (object) return key_ == "feed" ? Where::kFeed : Where::kOther;
+        if (key_ == "authors") return Where::kAuthors;
+        if (key_ == "categories") return Where::kCategories;
+        if (key_ == "feeds") return Where::kFeeds;
+        if (key_ == "history") return Where::kHistory;
+        return Where::kOther;
+      case Where::kHistory:
+        if (!object) return Where::kOther;
+        p_.history.emplace_back();
+        return Where::kVersion;
+      default: return Where::kOther;
+    }
+  }
+
+  bool enter(Where w) {
+    if (stack_.size() >= kMaxDepth) return false;  // not our layout: stop
+    stack_.push_back(w);
+    return true;
+  }
+  bool leave() {
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+  }
+
+  void root_string(std::string value) {
+    if (key_ == "id") p_.id = std::move(value);
+    else if (key_ == "link") p_.link = std::move(value);
+    else if (key_ == "title") p_.title = std::move(value);
+    else if (key_ == "feed") p_.feed_id = std::move(value);  // an older layout: just the id
+    else if (key_ == "published") p_.published = std::move(value);
+    else if (key_ == "updated") p_.updated = std::move(value);
+    else if (key_ == "first_seen") p_.first_seen = std::move(value);
+    else if (key_ == "last_seen") p_.last_seen = std::move(value);
+    else if (key_ == "summary") p_.summary = std::move(value);
+    else if (key_ == "content_hash") p_.content_hash = std::move(value);
+    else if (key_ == "snapshot") p_.snapshot = std::move(value);
+  }
+
+  bool versions(std::int64_t n) {
+    if (where() == Where::kRoot && key_ == "versions") p_.versions = static_cast<long>(n);
+    return true;
+  }
+
+  PostRecord& p_;
+  std::vector<Where> stack_;
+  std::string key_;
+};
 
 }  // namespace
 
@@ -42,40 +140,11 @@ PostRecord read_post_record(const Xapian::Document& doc, bool with_text) {
 
 PostRecord parse_post_record(std::string data, Xapian::docid docid) {
   PostRecord p;
+  RecordHandler handler(p);
+  rapidjson::Reader reader;
+  rapidjson::InsituStringStream in(data.data());  // ours, NUL-terminated
+  if (reader.Parse<rapidjson::kParseInsituFlag>(in, handler).IsError()) p = PostRecord();
   p.docid = docid;
-  rapidjson::Document j;
-  // Iterative: nesting costs heap, not stack, whatever the data holds.
-  j.ParseInsitu<rapidjson::kParseIterativeFlag>(data.data());  // ours, NUL-terminated
-  if (j.HasParseError() || !j.IsObject()) return p;
-  p.id = str(j, "id");
-  p.link = str(j, "link");
-  p.title = str(j, "title");
-  p.authors = strings(j, "authors");
-  p.categories = strings(j, "categories");
-  if (auto feed = j.FindMember("feed"); feed != j.MemberEnd() && feed->value.IsObject()) {
-    p.feed_id = str(feed->value, "id");
-    p.feed_title = str(feed->value, "title");
-    p.feed_url = str(feed->value, "url");
-  } else if (feed != j.MemberEnd() && feed->value.IsString()) {
-    p.feed_id = feed->value.GetString();
-  }
-  p.feeds = strings(j, "feeds");
-  p.published = str(j, "published");
-  p.updated = str(j, "updated");
-  p.first_seen = str(j, "first_seen");
-  p.last_seen = str(j, "last_seen");
-  if (auto v = j.FindMember("versions"); v != j.MemberEnd() && v->value.IsInt64()) p.versions = v->value.GetInt64();
-  if (auto v = j.FindMember("in_feed"); v != j.MemberEnd() && v->value.IsBool()) p.in_feed = v->value.GetBool();
-  p.summary = str(j, "summary");
-  p.content_hash = str(j, "content_hash");
-  p.snapshot = str(j, "snapshot");
-  if (auto h = j.FindMember("history"); h != j.MemberEnd() && h->value.IsArray()) {
-    for (const auto& v : h->value.GetArray()) {
-      if (!v.IsObject()) continue;
-      p.history.push_back({str(v, "content_hash"), str(v, "first_seen"), str(v, "last_seen"),
-                           str(v, "snapshot")});
-    }
-  }
   return p;
 }
 
