@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "indexer/feed_parser.h"
+#include "indexer/xml_cdata.h"
 
 namespace blogsearch {
 namespace {
@@ -280,6 +281,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) throw FeedError(name + ": too large to parse");
 
   const char* encoding = nullptr;
+  bool ascii_compatible = false;  // one byte per '<', '&', ']' and '>'
   int options = kParseOptions;
   std::string repaired;
   std::string_view input = bytes;
@@ -294,8 +296,10 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
     // Windows-1252, whose curly quotes and dashes it nearly always holds.
     encoding = "WINDOWS-1252";
     options |= XML_PARSE_IGNORE_ENC;
+    ascii_compatible = true;
   } else if (!wide && (utf8_bom || declared.empty() || declared == "utf-8" || declared == "utf8" ||
                        declared == "us-ascii" || declared == "ascii")) {
+    ascii_compatible = true;
     std::size_t bad = first_problem(bytes);
     if (bad < bytes.size()) {
       Repair r = repair_utf8(bytes, bad);
@@ -321,7 +325,18 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
     return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, options));
   };
   ErrorLog log;
-  XmlDoc owned = parse(input, log);
+  XmlDoc owned;
+  std::string escaped;
+  if (ascii_compatible && escape_cdata_sections(input, escaped)) {
+    owned = parse(escaped, log);
+    // Only a clean parse of the rewritten text is sure to equal the
+    // original's (xml_cdata.h); anything else is parsed as it came.
+    if (log.count > 0 || !owned) {
+      owned.reset();
+      log = ErrorLog();
+    }
+  }
+  if (!owned) owned = parse(input, log);
   std::string rewritten;
   if (!log.undeclared.empty() && rewrite_html_entities(input, log.undeclared, rewritten)) {
     ErrorLog second;
