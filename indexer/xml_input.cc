@@ -8,6 +8,7 @@
 
 #include <array>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 
@@ -106,13 +107,27 @@ Byte classify(const unsigned char* p, const unsigned char* end, std::size_t& len
   return Byte::kOk;
 }
 
+// Whether the eight bytes at p are all in 0x20..0x7F. A byte below 0x20
+// borrows in the subtraction and sets a high bit; any false alarm only
+// sends those bytes down the slow path.
+bool all_printable_ascii(const unsigned char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return (((w - 0x2020202020202020u) | w) & 0x8080808080808080u) == 0;
+}
+
 // Offset of the first byte classify() objects to, or size.
 std::size_t first_problem(std::string_view b) {
   const auto* p = reinterpret_cast<const unsigned char*>(b.data());
   const auto* end = p + b.size();
   const auto* start = p;
   while (p < end) {
-    // Plain printable ASCII is nearly all of a feed; skip it quickly.
+    // Plain printable ASCII is nearly all of a feed; skip it quickly, eight
+    // bytes at a time where it can.
+    if (end - p >= 8 && all_printable_ascii(p)) {
+      p += 8;
+      continue;
+    }
     if (*p >= 0x20 && *p < 0x80) {
       ++p;
       continue;
