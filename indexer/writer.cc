@@ -236,7 +236,7 @@ struct Writer::Impl {
     doc.add_boolean_term(schema::id_term(key));
     for (const auto& a : p.authors) doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
     for (const auto& c : p.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
-    std::string& text = terms.text;
+    const std::string& text = terms.text;
     const std::string& summary_text = terms.summary_text;
     for (const auto& [word, wdf] : terms.spelling) spelling[word] += wdf;
 
