@@ -1,10 +1,11 @@
 // writer.cc: snapshots -> Xapian documents.
 //
 // A run is processed feed by feed. For each feed, every snapshot is read,
-// hashed and parsed first (on the read-ahead thread), and the posts'
-// histories are merged in memory; only then is each changed post written,
-// once, in its newest version. That keeps a backfill of thousands of
-// snapshots close to the cost of parsing them.
+// hashed and parsed first (on the read-ahead worker threads), and the
+// posts' histories are merged in memory; only then is each changed post
+// written, once, in its newest version, its text and terms made by worker
+// threads (post_terms.h) while this thread adds the documents. That keeps a
+// backfill of thousands of snapshots close to the cost of parsing them.
 #include "indexer/writer.h"
 
 #include <unistd.h>
