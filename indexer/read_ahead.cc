@@ -1,4 +1,4 @@
-// read_ahead.cc: a bounded producer/consumer queue of parsed snapshots.
+// read_ahead.cc: parsing snapshots in parallel, applying them in order.
 #include "indexer/read_ahead.h"
 
 #include "indexer/feed_parser.h"
@@ -12,58 +12,54 @@ std::string snapshot_hash(const std::string& body) {
 
 ReadAhead::ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
                      std::size_t depth)
-    : snapshots_(snapshots), seen_(std::move(ingested)), depth_(depth == 0 ? 1 : depth) {
-  worker_ = std::thread([this] { run(); });
-}
+    : snapshots_(snapshots),
+      ingested_(std::move(ingested)),
+      seen_(ingested_),
+      pool_(snapshots.size(), pool_threads(), depth, [this](std::size_t i, std::size_t) { return read(i); }) {}
 
-ReadAhead::~ReadAhead() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  changed_.notify_all();
-  worker_.join();
-}
-
-void ReadAhead::run() {
-  for (const Snapshot& snap : snapshots_) {
-    ReadSnapshot r;
-    r.snapshot = &snap;
-    try {
-      std::string body = read_file(snap.path);
-      r.body_hash = snapshot_hash(body);
-      if (!seen_.insert(r.body_hash).second) {
-        r.status = ReadSnapshot::Status::kAlreadyIngested;
-      } else {
-        try {
-          r.feed = parse_feed(body, snap.path);
-        } catch (const FeedError& e) {
-          r.status = ReadSnapshot::Status::kNotAFeed;
-          r.error = e.what();
-        }
+// Runs on a worker. Whether a body repeats one seen before is settled in
+// next(), in list order; here it only saves parsing a body that is surely a
+// repeat (already ingested, or read at a lower index).
+ReadSnapshot ReadAhead::read(std::size_t index) {
+  const Snapshot& snap = snapshots_[index];
+  ReadSnapshot r;
+  r.snapshot = &snap;
+  try {
+    std::string body = read_file(snap.path);
+    r.body_hash = snapshot_hash(body);
+    bool repeat = ingested_.count(r.body_hash) > 0;
+    if (!repeat) {
+      std::lock_guard<std::mutex> lock(first_mutex_);
+      auto [it, inserted] = first_index_.emplace(r.body_hash, index);
+      if (!inserted) {
+        repeat = it->second < index;
+        it->second = std::min(it->second, index);
       }
-    } catch (const std::exception& e) {  // unreadable file (or out of memory)
-      r.status = ReadSnapshot::Status::kUnreadable;
-      r.error = e.what();
     }
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return stop_ || ready_.size() < depth_; });
-    if (stop_) return;
-    ready_.push_back(std::move(r));
-    lock.unlock();
-    changed_.notify_all();
+    if (!repeat) {
+      try {
+        r.feed = parse_feed(body, snap.path);
+      } catch (const FeedError& e) {
+        r.status = ReadSnapshot::Status::kNotAFeed;
+        r.error = e.what();
+      }
+    }
+  } catch (const std::exception& e) {  // unreadable file (or out of memory)
+    r.status = ReadSnapshot::Status::kUnreadable;
+    r.error = e.what();
   }
+  return r;
 }
 
 bool ReadAhead::next(ReadSnapshot& out) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (handed_out_ == snapshots_.size()) return false;
-  changed_.wait(lock, [this] { return !ready_.empty(); });
-  out = std::move(ready_.front());
-  ready_.pop_front();
-  ++handed_out_;
-  lock.unlock();
-  changed_.notify_all();
+  if (!pool_.next(out)) return false;
+  // The first of equal bodies in list order is the one applied, whichever
+  // worker got to it first.
+  if (out.status != ReadSnapshot::Status::kUnreadable && !seen_.insert(out.body_hash).second) {
+    out.status = ReadSnapshot::Status::kAlreadyIngested;
+    out.feed = ParsedFeed();
+    out.error.clear();
+  }
   return true;
 }
 

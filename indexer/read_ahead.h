@@ -1,24 +1,23 @@
-// read_ahead.h: reading, hashing and parsing snapshots on a second thread
-// while the writer indexes the ones before them.
+// read_ahead.h: reading, hashing and parsing snapshots on worker threads
+// while the writer merges and indexes the ones before them.
 //
-// Parsing (libxml2) and indexing (Xapian) each take about half of a
-// backfill; overlapping them on two cores nearly halves its wall time. The
-// Xapian database is touched only by the caller's thread: which bodies are
-// already ingested is handed over as a set of hashes at the start.
+// Snapshots are independent until they are merged, so they are parsed on
+// one thread per core (OrderedPool) and handed to the writer in the order
+// given. The Xapian database is touched only by the caller's thread: which
+// bodies are already ingested is handed over as a set of hashes at the start.
 //
 // Nothing here throws except std::bad_alloc and std::system_error (thread
 // creation); a file that cannot be read or parsed comes back with its error.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <mutex>
 #include <string>
-#include <thread>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "indexer/ordered_pool.h"
 #include "indexer/post.h"
 #include "indexer/snapshot.h"
 
@@ -40,9 +39,10 @@ class ReadAhead {
  public:
   // `snapshots` must outlive this object. Bodies whose hash is in
   // `ingested`, or repeats a body seen earlier in the list, are not parsed.
+  // `depth` bounds how many parsed snapshots wait for the caller.
   ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-            std::size_t depth = 8);
-  ~ReadAhead();  // stops the thread and waits for it
+            std::size_t depth = 32);
+  ~ReadAhead() = default;  // stops the workers and waits for them
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
 
@@ -50,17 +50,14 @@ class ReadAhead {
   bool next(ReadSnapshot& out);
 
  private:
-  void run();
+  ReadSnapshot read(std::size_t index);
 
   const std::vector<Snapshot>& snapshots_;
-  std::unordered_set<std::string> seen_;  // worker thread only
-  const std::size_t depth_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<ReadSnapshot> ready_;
-  std::size_t handed_out_ = 0;
-  bool stop_ = false;
-  std::thread worker_;
+  const std::unordered_set<std::string> ingested_;  // read-only while workers run
+  std::unordered_set<std::string> seen_;            // caller's thread only
+  std::mutex first_mutex_;
+  std::unordered_map<std::string, std::size_t> first_index_;  // body hash -> lowest index read
+  OrderedPool<ReadSnapshot> pool_;  // last: its workers use the members above
 };
 
 }  // namespace blogsearch

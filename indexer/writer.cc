@@ -1,10 +1,11 @@
 // writer.cc: snapshots -> Xapian documents.
 //
 // A run is processed feed by feed. For each feed, every snapshot is read,
-// hashed and parsed first (on the read-ahead thread), and the posts'
-// histories are merged in memory; only then is each changed post written,
-// once, in its newest version. That keeps a backfill of thousands of
-// snapshots close to the cost of parsing them.
+// hashed and parsed first (on the read-ahead worker threads), and the
+// posts' histories are merged in memory; only then is each changed post
+// written, once, in its newest version, its text and terms made by worker
+// threads (post_terms.h) while this thread adds the documents. That keeps a
+// backfill of thousands of snapshots close to the cost of parsing them.
 #include "indexer/writer.h"
 
 #include <unistd.h>
@@ -20,7 +21,8 @@
 
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
-#include "indexer/html_text.h"
+#include "indexer/ordered_pool.h"
+#include "indexer/post_terms.h"
 #include "indexer/read_ahead.h"
 #include "indexer/schema.h"
 #include "indexer/url.h"
@@ -88,10 +90,6 @@ std::optional<Time> json_time(const json& data, const char* key) {
   return parse_date(it->get<std::string>());
 }
 
-std::string plain_text(const std::string& s, bool is_html) {
-  return is_html ? html_to_text(s) : collapse_whitespace(s);
-}
-
 // What the run knows of one post: its stored data (if any) merged with
 // every version seen in this batch.
 struct PostState {
@@ -116,7 +114,6 @@ struct FeedInfo {
 struct Writer::Impl {
   std::string path;
   Xapian::WritableDatabase db;
-  Xapian::TermGenerator tg;
   bool wrote_lock_info = false;
 
   // Current batch (one feed).
@@ -232,35 +229,17 @@ struct Writer::Impl {
     }
   }
 
-  Xapian::Document build_document(const std::string& key, PostState& st) {
+  // `terms` is index_post() of st.newest (made on a worker thread).
+  Xapian::Document build_document(const std::string& key, PostState& st, PostTerms&& terms) {
     const Post& p = *st.newest;
-    Xapian::Document doc;
-    tg.set_document(doc);
+    Xapian::Document doc = std::move(terms.doc);
 
     doc.add_boolean_term(schema::id_term(key));
-    tg.index_text(p.title, 1, schema::kTitle);
-    tg.increase_termpos();
-    tg.index_text(p.title, schema::kTitleWeight);
-    tg.increase_termpos();
-    for (const auto& a : p.authors) {
-      tg.index_text(a, 1, schema::kAuthor);
-      tg.increase_termpos();
-      doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
-    }
-    for (const auto& c : p.categories) {
-      tg.index_text(c);
-      tg.increase_termpos();
-      doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
-    }
-    std::string text = plain_text(p.content, p.content_is_html);
-    // Feeds without content:encoded give the description as both summary
-    // and content: strip it once.
-    std::string summary_text = p.summary == p.content && p.summary_is_html == p.content_is_html
-                                   ? text
-                                   : plain_text(p.summary, p.summary_is_html);
-    if (text.empty()) text = summary_text;
-    tg.index_text(text);
-    collect_spelling(doc);
+    for (const auto& a : p.authors) doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
+    for (const auto& c : p.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
+    const std::string& text = terms.text;
+    const std::string& summary_text = terms.summary_text;
+    for (const auto& [word, wdf] : terms.spelling) spelling[word] += wdf;
 
     json& d = st.data;
     d["id"] = key;
@@ -283,19 +262,6 @@ struct Writer::Impl {
     doc.add_value(schema::kSlotText, text);
     if (p.updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*p.updated)));
     return doc;
-  }
-
-  // Spelling data ("did you mean") is added once per distinct word and
-  // batch: TermGenerator's FLAG_SPELLING updates it for every occurrence,
-  // which made a backfill 40% slower.
-  void collect_spelling(const Xapian::Document& doc) {
-    for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
-      const std::string& term = *t;
-      unsigned char c = static_cast<unsigned char>(term[0]);
-      if ((c >= 'A' && c <= 'Z') || term.size() > 32) continue;  // prefixed or junk
-      if (std::any_of(term.begin(), term.end(), [](unsigned char ch) { return ch >= '0' && ch <= '9'; })) continue;
-      spelling[term] += t.get_wdf();
-    }
   }
 
   // Values, feed terms and data that change without a new version.
@@ -333,6 +299,18 @@ struct Writer::Impl {
     // Only a snapshot at least as new as any applied before says what the
     // feed carries now.
     const bool authoritative = have_newest && newest_snapshot >= feed.latest_observed;
+    // Stripping HTML and generating terms (most of the cost of a new
+    // version) run on worker threads, in the order the loop below adds the
+    // documents, while this thread writes the ones before.
+    std::vector<const Post*> to_index;
+    for (auto& [key, st] : posts) {
+      if (st.newest) to_index.push_back(&*st.newest);
+    }
+    std::vector<Xapian::TermGenerator> generators;
+    for (std::size_t i = 0; i < pool_threads(); ++i) generators.push_back(make_term_generator());
+    OrderedPool<PostTerms> indexer(to_index.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
+      return index_post(*to_index[i], generators[worker]);
+    });
     for (auto& [key, st] : posts) {
       if (st.docid == 0) summary->posts_added++;
       else if (st.newest) summary->posts_updated++;
@@ -351,7 +329,14 @@ struct Writer::Impl {
         d["in_feed"] = true;
       }
       if (!d.contains("feed")) d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
-      Xapian::Document doc = st.newest ? build_document(key, st) : db.get_document(st.docid);
+      Xapian::Document doc;
+      if (st.newest) {
+        PostTerms terms;
+        indexer.next(terms);
+        doc = build_document(key, st, std::move(terms));
+      } else {
+        doc = db.get_document(st.docid);
+      }
       refresh_metadata(doc, st);
       if (st.docid != 0) db.replace_document(st.docid, doc);
       else st.docid = db.add_document(doc);
@@ -531,8 +516,6 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   IngestSummary summary;
   Impl& w = *impl_;
   w.summary = &summary;
-  w.tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
-  w.tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
 
   w.options = &options;
   w.feed_id.clear();

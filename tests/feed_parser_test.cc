@@ -546,6 +546,36 @@ TEST(FeedParser, RejectsWhatIsNotAFeed) {
   }
 }
 
+// CDATA sections are parsed as escaped text (xml_cdata.h); the text must be
+// what was written, whatever sits around or inside the section.
+TEST(FeedParser, CdataReadAsWritten) {
+  const FieldCase cases[] = {
+      {"<item><description><![CDATA[a < b && c > d]]></description></item>", "summary", "a < b && c > d"},
+      {"<item><description><![CDATA[&amp; &lt;p&gt;]]></description></item>", "summary", "&amp; &lt;p&gt;"},
+      {"<item><description>a <![CDATA[<b>]]> c</description></item>", "summary", "a <b> c"},
+      {"<item><description><![CDATA[x]]]]><![CDATA[>y]]></description></item>", "summary", "x]]>y"},
+      {"<item><description>p]]<![CDATA[>q]]></description></item>", "summary", "p]]>q"},
+      {"<item><description><![CDATA[]]></description></item>", "summary", ""},
+      {"<item><description><!-- <![CDATA[ --><![CDATA[<i>z</i>]]></description></item>", "summary", "<i>z</i>"},
+      {"<item><title a='>'><![CDATA[<em>T</em>]]></title></item>", "title", "T"},
+  };
+  check_table(kRss2Head, kRss2Tail, cases, sizeof cases / sizeof cases[0]);
+}
+
+// After an error libxml2 drops entity references such as &lt;, so a document
+// with errors must keep the markup of its CDATA sections all the same.
+TEST(FeedParser, CdataKeptInMalformedFeed) {
+  std::string doc = std::string(kRss2Head) +
+                    "<item><title>one</title><description><![CDATA[<p>a & b</p>]]></description></item>"
+                    "<item><title>two & three</title><description><![CDATA[<p>c</p>]]></description></item>" +
+                    kRss2Tail;
+  ParsedFeed feed = parse_feed(doc, "broken.xml");
+  ASSERT_EQ(feed.posts.size(), 2u);
+  EXPECT_EQ(feed.posts[0].summary, "<p>a & b</p>");
+  EXPECT_EQ(feed.posts[1].summary, "<p>c</p>");
+  EXPECT_EQ(feed.warnings.size(), 1u);
+}
+
 TEST(FeedParser, UndeclaredHtmlEntityRecovered) {
   std::string doc = std::string(kRss2Head) +
                     "<item><title>a&nbsp;b&eacute;</title><description><![CDATA[x&nbsp;y]]>"

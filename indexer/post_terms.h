@@ -1,0 +1,37 @@
+// post_terms.h: the free-text side of a post's Xapian document: its plain
+// text (HTML stripped) and the terms and positions TermGenerator makes of it.
+//
+// This is the costly, self-contained part of indexing a post (Gumbo and
+// TermGenerator), kept apart from the database so the writer can run it on
+// worker threads. Each thread needs its own TermGenerator from
+// make_term_generator(): TermGenerator, Stem and Document are not
+// thread-safe. Never throws except std::bad_alloc (and Xapian::Error, which
+// TermGenerator does not raise for text).
+#pragma once
+
+#include <xapian.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "indexer/post.h"
+
+namespace blogsearch {
+
+struct PostTerms {
+  Xapian::Document doc;  // free-text terms with positions only
+  std::string text;          // plain text of the content (else of the summary)
+  std::string summary_text;  // plain text of the summary
+  // Unprefixed words for spelling data, with their within-document frequency.
+  std::vector<std::pair<std::string, Xapian::termcount>> spelling;
+};
+
+// A TermGenerator with blogsearch's stemming settings and its own Stem.
+Xapian::TermGenerator make_term_generator();
+
+// Indexes title (S and unprefixed, weighted), author words (A), category
+// words and the body text. The returned document shares nothing with `tg`.
+PostTerms index_post(const Post& p, Xapian::TermGenerator& tg);
+
+}  // namespace blogsearch
