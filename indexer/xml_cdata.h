@@ -26,10 +26,11 @@ inline constexpr std::size_t kMaxRewrittenCdata = 1u << 20;
 
 // Writes `in` to `out` with each CDATA section found in element content
 // replaced by its text, '<' and '&' escaped as character references (and
-// '>' where it would end a "]]>"). Returns false, leaving `out` unspecified, when there was nothing to
-// rewrite or the markup is not plain enough to be sure where element content
-// is (a DOCTYPE with an internal subset, '<' inside a tag, an unterminated
-// comment, processing instruction, CDATA section or tag).
+// '>' where it would end a "]]>"). Returns false, leaving `out`
+// unspecified, when there was nothing to rewrite or the markup is not plain
+// enough to be sure where element content is (a DOCTYPE with an internal
+// subset, '<' inside a tag, an unterminated comment, processing
+// instruction, CDATA section or tag).
 bool escape_cdata_sections(std::string_view in, std::string& out);
 
 }  // namespace blogsearch
