@@ -22,7 +22,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -x /usr/bin/time ] || { echo "SKIP: /usr/bin/time not installed (package time; run tools/setup)"; exit 77; }
 # Sanitizer builds use two to three times the memory and time.
 slow=1
-if ldd "$BLOGSEARCH_INDEX" 2>/dev/null | grep -q 'libasan\|libclang_rt.asan' || nm "$BLOGSEARCH_INDEX" 2>/dev/null | grep -q __asan_init; then
+# (Read whole before grep: `grep -q` stops early, and with pipefail the
+# writer's SIGPIPE would turn a match into a miss.)
+linked="$(ldd "$BLOGSEARCH_INDEX" 2>/dev/null || true) $(nm "$BLOGSEARCH_INDEX" 2>/dev/null || true)"
+if grep -q 'libasan\|libclang_rt.asan\|__asan_init' <<<"$linked"; then
   slow=3
   echo "sanitizer build: time and memory bounds x$slow"
 fi
