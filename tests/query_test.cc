@@ -24,6 +24,7 @@
 #include "query/format.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
+#include "tests/utf8_check.h"
 
 namespace blogsearch {
 namespace {
@@ -516,18 +517,7 @@ TEST_F(SearcherTest, SpellingSuggestion) {
 
 // ---- snippets and formatters ---------------------------------------------------
 
-bool valid_utf8(const std::string& s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += n;
-  }
-  return true;
-}
+using blogsearch::test_util::valid_utf8;
 
 TEST_F(SearcherTest, SnippetsMarkMatchesAndEscapeNothing) {
   auto res = run("ampersands");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "indexer/schema.h"
+#include "tests/utf8_check.h"
 
 namespace blogsearch {
 namespace {
@@ -26,18 +27,7 @@ std::vector<std::string> marked(const std::vector<SnippetPart>& parts) {
   return out;
 }
 
-bool valid_utf8(const std::string& s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += n;
-  }
-  return true;
-}
+using blogsearch::test_util::valid_utf8;
 
 // What the query parser makes of `text` with the searcher's settings.
 SnippetTerms terms_for(const std::string& text) {
