@@ -40,28 +40,40 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
   }
 
   bool String(const char* s, rapidjson::SizeType n, bool) {
-    std::string value(s, n);
+    std::string* field = nullptr;
     switch (where()) {
-      case Where::kRoot: root_string(std::move(value)); break;
-      case Where::kFeed:
-        if (key_ == "id") p_.feed_id = std::move(value);
-        else if (key_ == "title") p_.feed_title = std::move(value);
-        else if (key_ == "url") p_.feed_url = std::move(value);
+      case Where::kRoot:
+        field = root_field();
         break;
-      case Where::kAuthors: p_.authors.push_back(std::move(value)); break;
-      case Where::kCategories: p_.categories.push_back(std::move(value)); break;
-      case Where::kFeeds: p_.feeds.push_back(std::move(value)); break;
+      case Where::kFeed:
+        field = key_ == "id"      ? &p_.feed_id
+                : key_ == "title" ? &p_.feed_title
+                : key_ == "url"   ? &p_.feed_url
+                                  : nullptr;
+        break;
+      case Where::kAuthors:
+        field = &p_.authors.emplace_back();
+        break;
+      case Where::kCategories:
+        field = &p_.categories.emplace_back();
+        break;
+      case Where::kFeeds:
+        field = &p_.feeds.emplace_back();
+        break;
       case Where::kVersion: {
         PostVersion& v = p_.history.back();
-        if (key_ == "content_hash") v.content_hash = std::move(value);
-        else if (key_ == "first_seen") v.first_seen = std::move(value);
-        else if (key_ == "last_seen") v.last_seen = std::move(value);
-        else if (key_ == "snapshot") v.snapshot = std::move(value);
+        field = key_ == "content_hash" ? &v.content_hash
+                : key_ == "first_seen" ? &v.first_seen
+                : key_ == "last_seen"  ? &v.last_seen
+                : key_ == "snapshot"   ? &v.snapshot
+                                       : nullptr;
         break;
       }
       case Where::kHistory:
-      case Where::kOther: break;
+      case Where::kOther:
+        break;
     }
+    if (field) field->assign(s, n);  // only strings that land somewhere are copied
     return true;
   }
 
@@ -92,7 +104,8 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
         if (!object) return Where::kOther;
         p_.history.emplace_back();
         return Where::kVersion;
-      default: return Where::kOther;
+      default:
+        return Where::kOther;
     }
   }
 
@@ -106,18 +119,20 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
     return true;
   }
 
-  void root_string(std::string value) {
-    if (key_ == "id") p_.id = std::move(value);
-    else if (key_ == "link") p_.link = std::move(value);
-    else if (key_ == "title") p_.title = std::move(value);
-    else if (key_ == "feed") p_.feed_id = std::move(value);  // an older layout: just the id
-    else if (key_ == "published") p_.published = std::move(value);
-    else if (key_ == "updated") p_.updated = std::move(value);
-    else if (key_ == "first_seen") p_.first_seen = std::move(value);
-    else if (key_ == "last_seen") p_.last_seen = std::move(value);
-    else if (key_ == "summary") p_.summary = std::move(value);
-    else if (key_ == "content_hash") p_.content_hash = std::move(value);
-    else if (key_ == "snapshot") p_.snapshot = std::move(value);
+  // The root field the current key names, or nullptr.
+  std::string* root_field() {
+    if (key_ == "id") return &p_.id;
+    if (key_ == "link") return &p_.link;
+    if (key_ == "title") return &p_.title;
+    if (key_ == "feed") return &p_.feed_id;  // an older layout: just the id
+    if (key_ == "published") return &p_.published;
+    if (key_ == "updated") return &p_.updated;
+    if (key_ == "first_seen") return &p_.first_seen;
+    if (key_ == "last_seen") return &p_.last_seen;
+    if (key_ == "summary") return &p_.summary;
+    if (key_ == "content_hash") return &p_.content_hash;
+    if (key_ == "snapshot") return &p_.snapshot;
+    return nullptr;
   }
 
   bool versions(std::int64_t n) {

@@ -141,6 +141,14 @@ void add_part(std::vector<SnippetPart>& parts, std::string_view text, bool match
   else parts.push_back({std::string(text), match});
 }
 
+// The passage of `text` to show: [begin, end).
+struct TextWindow {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length);
+
 }  // namespace
 
 SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text) {
@@ -170,6 +178,8 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
   return terms;
 }
 
+namespace {
+
 TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length) {
   std::size_t begin = 0;
   bool to_end = false;
@@ -198,6 +208,8 @@ TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std:
   while (end > begin && is_space(text[end - 1])) --end;
   return {begin, end};
 }
+
+}  // namespace
 
 std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
                                       std::size_t length, const Xapian::Stem& stem) {

@@ -41,17 +41,10 @@ struct SnippetTerms {
 // expanded only while matching).
 SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text);
 
-// The passage of `text` to show: [begin, end), at most about `length`
-// bytes, starting and ending at a word boundary where there is one nearby
-// and never inside a UTF-8 sequence.
-struct TextWindow {
-  std::size_t begin = 0;
-  std::size_t end = 0;
-};
-TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length);
-
 // The snippet of `text` as parts, matches marked, with "…" where text was
-// left out before or after. Empty for an empty text.
+// left out before or after: at most about `length` bytes, starting and
+// ending at a word boundary where there is one nearby and never inside a
+// UTF-8 sequence. Empty for an empty text.
 std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
                                       std::size_t length, const Xapian::Stem& stem);
 
