@@ -362,6 +362,18 @@ QueryError locate_syntax_error(const std::string& query, const std::string& xapi
     if (!binary && !right_ok)
       return QueryError("'NOT' needs a word or phrase after it", query, tokens[i].pos + 1, 3);
   }
+  // Xapian itself closes what a query leaves open, so an unbalanced
+  // parenthesis is only named when Xapian could not parse the query.
+  std::vector<const Token*> open;  // "(" not closed yet
+  for (const auto& t : tokens) {
+    if (t.text == "(") {
+      open.push_back(&t);
+    } else if (t.text == ")") {
+      if (open.empty()) return QueryError("')' has no '(' before it", query, t.pos + 1, 1);
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) return QueryError("'(' is never closed: add ')'", query, open.back()->pos + 1, 1);
   for (const auto& t : tokens)
     if (auto dots = t.text.find(".."); dots != std::string::npos)
       return QueryError("'" + t.text + "' is not a range this search knows (dates: date:A..B, " +

@@ -234,7 +234,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     Xapian::Enquire check(db_);
     check.set_query(build_query(db_, corrected).query);
     Xapian::MSet alt = check.get_mset(0, 0, 100);
-    if (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated)
+    // A correction that finds nothing either is no help.
+    if (alt.get_matches_estimated() == 0 ||
+        (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
   spy.count(db_);

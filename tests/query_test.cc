@@ -230,7 +230,7 @@ TEST(QuerySyntax, DanglingOperatorsArePointedAt) {
     std::size_t column;
   } cases[] = {{"kernels AND", 9}, {"OR kernels", 1}, {"a AND OR b", 3},
                {"(kernels OR) x", 10}, {"kernels NOT", 9}, {"x XOR", 3},
-               {"Grüße kernels AND", 15}};  // columns count characters
+               {"Grüße kernels AND", 15}, {"kernels AND (", 13}};  // columns count characters
   for (const auto& c : cases) {
     Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
     QueryOptions o;
@@ -513,6 +513,8 @@ TEST_F(SearcherTest, SpellingSuggestion) {
   auto res = run("distribted trainng");
   EXPECT_EQ(res.suggestion, "distributed training");
   EXPECT_TRUE(run("distributed training").suggestion.empty());
+  // A correction that finds nothing either is not offered.
+  EXPECT_TRUE(run("distribted trainng qqzzxxvv").suggestion.empty());
 }
 
 // ---- snippets and formatters ---------------------------------------------------
