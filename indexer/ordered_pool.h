@@ -8,8 +8,10 @@
 // thread-safe. With one worker the consumer only overlaps with it; with two
 // or more, the jobs themselves also run side by side.
 //
-// At most `window` results are computed ahead of the consumer, which bounds
-// memory. Whatever a job throws is rethrown by next() for that job, on the
+// At most `window` results are computed ahead of the consumer, and, when
+// jobs are given weights (the bytes a job reads), at most `budget` weight
+// beyond the job the consumer waits for: that bounds memory whether jobs are
+// small or large. Whatever a job throws is rethrown by next() for that job, on the
 // consumer's thread. The constructor throws std::system_error when a thread
 // cannot be started; the destructor stops the workers (jobs already running
 // finish first) and waits for them.
@@ -34,9 +36,15 @@ class OrderedPool {
   // `worker` in [0, threads) lets a job use per-thread state (a
   // TermGenerator) without locking.
   using Job = std::function<Result(std::size_t index, std::size_t worker)>;
+  using Weight = std::function<std::size_t(std::size_t index)>;
 
-  OrderedPool(std::size_t count, std::size_t threads, std::size_t window, Job job)
-      : count_(count), job_(std::move(job)), slots_(std::max<std::size_t>(window, 1)) {
+  OrderedPool(std::size_t count, std::size_t threads, std::size_t window, Job job, Weight weight = nullptr,
+              std::size_t budget = 0)
+      : count_(count),
+        job_(std::move(job)),
+        weight_(std::move(weight)),
+        budget_(budget),
+        slots_(std::max<std::size_t>(window, 1)) {
     threads = std::max<std::size_t>(1, std::min(threads, count));
     if (count == 0) return;
     try {
@@ -59,6 +67,7 @@ class OrderedPool {
     changed_.wait(lock, [&] { return slot.done; });
     std::exception_ptr error = slot.error;
     if (!error) out = std::move(*slot.result);
+    in_flight_ -= slot.weight;
     slot = Slot();
     ++handed_out_;
     lock.unlock();
@@ -71,19 +80,31 @@ class OrderedPool {
   struct Slot {
     std::optional<Result> result;
     std::exception_ptr error;
+    std::size_t weight = 0;
     bool done = false;
   };
 
+  // Whether the next unclaimed job may start: there is a free slot, and its
+  // weight fits the budget (the job the consumer waits for always may).
+  bool may_claim() const {
+    if (claimed_ >= handed_out_ + slots_.size()) return false;
+    if (!weight_ || claimed_ == handed_out_) return true;
+    return in_flight_ + weight_(claimed_) <= budget_;
+  }
+
   void run(std::size_t worker) {
     for (;;) {
-      std::size_t index;
+      std::size_t index, weight;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return stop_ || claimed_ == count_ || claimed_ < handed_out_ + slots_.size(); });
+        changed_.wait(lock, [&] { return stop_ || claimed_ == count_ || may_claim(); });
         if (stop_ || claimed_ == count_) return;
         index = claimed_++;
+        weight = weight_ ? weight_(index) : 0;
+        in_flight_ += weight;
       }
       Slot slot;
+      slot.weight = weight;
       try {
         slot.result.emplace(job_(index, worker));
       } catch (...) {
@@ -110,11 +131,14 @@ class OrderedPool {
 
   const std::size_t count_;
   const Job job_;
+  const Weight weight_;
+  const std::size_t budget_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Slot> slots_;  // job i lives in slots_[i % size] until handed out
   std::size_t claimed_ = 0;     // jobs started
   std::size_t handed_out_ = 0;  // results given to next()
+  std::size_t in_flight_ = 0;   // weight of jobs claimed and not handed out
   bool stop_ = false;
   std::vector<std::thread> workers_;
 };

@@ -1,6 +1,10 @@
 // read_ahead.cc: parsing snapshots in parallel, applying them in order.
 #include "indexer/read_ahead.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "indexer/feed_parser.h"
 #include "indexer/schema.h"
 
@@ -11,16 +15,34 @@ std::string snapshot_hash(const std::string& body) {
 }
 
 ReadAhead::ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-                     std::size_t depth)
+                     std::size_t budget)
     : snapshots_(snapshots),
       ingested_(std::move(ingested)),
       seen_(ingested_),
-      pool_(snapshots.size(), pool_threads(), depth, [this](std::size_t i, std::size_t) { return read(i); }) {}
+      pool_(
+          snapshots.size(), pool_threads(), 4096, [this](std::size_t i, std::size_t) { return read(i); },
+          [this](std::size_t i) { return static_cast<std::size_t>(snapshots_[i].bytes); }, budget) {}
+
+namespace {
+
+// The writer's thread is the ingest's critical path (the database is
+// written by it alone): on a busy core the readers, which only work ahead
+// of it, give way. Linux applies a nice value to one thread; elsewhere this
+// may lower the whole process, which only makes it a politer batch job.
+void yield_to_writer() {
+  static thread_local bool lowered = false;
+  if (lowered) return;
+  lowered = true;
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+}
+
+}  // namespace
 
 // Runs on a worker. Whether a body repeats one seen before is settled in
 // next(), in list order; here it only saves parsing a body that is surely a
 // repeat (already ingested, or read at a lower index).
 ReadSnapshot ReadAhead::read(std::size_t index) {
+  yield_to_writer();
   const Snapshot& snap = snapshots_[index];
   ReadSnapshot r;
   r.snapshot = &snap;

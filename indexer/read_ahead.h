@@ -39,9 +39,11 @@ class ReadAhead {
  public:
   // `snapshots` must outlive this object. Bodies whose hash is in
   // `ingested`, or repeats a body seen earlier in the list, are not parsed.
-  // `depth` bounds how many parsed snapshots wait for the caller.
+  // Snapshots are read ahead of the caller up to `budget` bytes of files
+  // (and at most 4096 of them): far enough to parse a long history while
+  // the writer indexes the feeds before it, bounded in memory.
   ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-            std::size_t depth = 32);
+            std::size_t budget = std::size_t{32} << 20);
   ~ReadAhead() = default;  // stops the workers and waits for them
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
+#include <unordered_map>
 
 #include "indexer/date.h"
 
@@ -78,6 +79,9 @@ Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
   Snapshot snap;
   snap.path = file.string();
   snap.feed_id = feed_override.empty() ? feed_slug(file.parent_path().filename().string()) : feed_override;
+  std::error_code size_error;
+  snap.bytes = fs::file_size(file, size_error);
+  if (size_error) snap.bytes = 0;
   fs::path headers = file;
   headers.replace_extension(".headers.json");
   read_headers(headers, snap);
@@ -176,8 +180,17 @@ std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
       out.push_back(make_snapshot(arg, feed_override));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Snapshot& a, const Snapshot& b) {
-    if (a.feed_id != b.feed_id) return a.feed_id < b.feed_id;
+  // Feeds with fewer snapshots first: their posts are written while the
+  // long histories (parsing all of them, few new documents) are still being
+  // read ahead. Written last, the writer would wait for those histories
+  // first and then have nothing left to overlap its own work with.
+  std::unordered_map<std::string, std::size_t> per_feed;
+  for (const auto& s : out) per_feed[s.feed_id]++;
+  std::stable_sort(out.begin(), out.end(), [&](const Snapshot& a, const Snapshot& b) {
+    if (a.feed_id != b.feed_id) {
+      std::size_t na = per_feed[a.feed_id], nb = per_feed[b.feed_id];
+      return na != nb ? na < nb : a.feed_id < b.feed_id;
+    }
     if (a.observed != b.observed) return a.observed < b.observed;
     return a.path < b.path;
   });

@@ -6,6 +6,7 @@
 // file name (2026-09-02T013228Z, 20250902T085253Z), else from the mtime.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,13 +20,15 @@ struct Snapshot {
   std::string feed_id;   // from --feed or the folder name; "" = use link host
   std::string feed_title;  // from feeds.toml; "" = the feed's own title
   Time observed = 0;     // unix seconds
+  std::uintmax_t bytes = 0;  // file size when collected (0 = unknown)
   int status = 0;        // HTTP status when known, else 0
   std::string etag, last_modified, final_url;
 };
 
 // Expands files and directories (walked recursively, skipping
-// *.headers.json and hidden files) into snapshots, ordered by feed then
-// observed time then path. `feed_override` (from --feed) wins over folder
+// *.headers.json and hidden files) into snapshots, grouped by feed (feeds
+// with fewer snapshots first, then by id), each feed's in observed time then
+// path order. `feed_override` (from --feed) wins over folder
 // names. A path that does not exist or cannot be read adds a one-line message
 // to `errors` and is skipped. Never throws (except std::bad_alloc).
 std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
