@@ -10,6 +10,28 @@
 
 namespace blogsearch {
 
+std::string content_hash(const Post& p) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  auto add = [&](std::string_view s) {
+    XXH3_64bits_update(st, s.data(), s.size());
+    XXH3_64bits_update(st, "\0", 1);
+  };
+  add(p.title);
+  add(p.link);
+  for (const auto& a : p.authors) add(a);
+  add("\x01");
+  for (const auto& c : p.categories) add(c);
+  add("\x01");
+  add(p.published ? std::to_string(*p.published) : "");
+  add(p.updated ? std::to_string(*p.updated) : "");
+  add(p.summary);
+  add(p.content);
+  std::string out = schema::hex64(XXH3_64bits_digest(st));
+  XXH3_freeState(st);
+  return out;
+}
+
 std::string snapshot_hash(const std::string& body) {
   return schema::hex64(XXH3_64bits(body.data(), body.size()));
 }
@@ -61,6 +83,8 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
     if (!repeat) {
       try {
         r.feed = parse_feed(body, snap.path);
+        r.content_hashes.reserve(r.feed.posts.size());
+        for (const Post& p : r.feed.posts) r.content_hashes.push_back(content_hash(p));
       } catch (const FeedError& e) {
         r.status = ReadSnapshot::Status::kNotAFeed;
         r.error = e.what();
@@ -80,6 +104,7 @@ bool ReadAhead::next(ReadSnapshot& out) {
   if (out.status != ReadSnapshot::Status::kUnreadable && !seen_.insert(out.body_hash).second) {
     out.status = ReadSnapshot::Status::kAlreadyIngested;
     out.feed = ParsedFeed();
+    out.content_hashes.clear();
     out.error.clear();
   }
   return true;

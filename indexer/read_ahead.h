@@ -29,11 +29,16 @@ struct ReadSnapshot {
   Status status = Status::kParsed;
   std::string body_hash;  // hex XXH3-64 of the file's bytes
   ParsedFeed feed;        // kParsed only
+  std::vector<std::string> content_hashes;  // content_hash() of each of feed.posts
   std::string error;      // kUnreadable / kNotAFeed: one line naming the file
 };
 
 // Hex XXH3-64 of a snapshot body: the key of "snapshot:" metadata.
 std::string snapshot_hash(const std::string& body);
+
+// Hex XXH3-64 over everything a post's document is built from (text, title,
+// link, authors, categories, dates): any edit is a new version.
+std::string content_hash(const Post& p);
 
 class ReadAhead {
  public:
@@ -43,7 +48,7 @@ class ReadAhead {
   // (and at most 4096 of them): far enough to parse a long history while
   // the writer indexes the feeds before it, bounded in memory.
   ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-            std::size_t budget = std::size_t{32} << 20);
+            std::size_t budget = std::size_t{16} << 20);
   ~ReadAhead() = default;  // stops the workers and waits for them
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;

@@ -37,30 +37,6 @@ constexpr const char* kLockInfoFile = "blogsearch-writer";
 
 std::string hash_hex(std::string_view bytes) { return schema::hex64(XXH3_64bits(bytes.data(), bytes.size())); }
 
-// The content hash covers everything the document is built from, so any
-// edit to a post (text, title, authors, categories, dates) is a new version.
-std::string content_hash(const Post& p) {
-  XXH3_state_t* st = XXH3_createState();
-  XXH3_64bits_reset(st);
-  auto add = [&](std::string_view s) {
-    XXH3_64bits_update(st, s.data(), s.size());
-    XXH3_64bits_update(st, "\0", 1);
-  };
-  add(p.title);
-  add(p.link);
-  for (const auto& a : p.authors) add(a);
-  add("\x01");
-  for (const auto& c : p.categories) add(c);
-  add("\x01");
-  add(p.published ? std::to_string(*p.published) : "");
-  add(p.updated ? std::to_string(*p.updated) : "");
-  add(p.summary);
-  add(p.content);
-  std::string out = schema::hex64(XXH3_64bits_digest(st));
-  XXH3_freeState(st);
-  return out;
-}
-
 // A post's identity: its id, else its link, else a hash of feed, title and date.
 std::string post_key(const Post& p, const std::string& feed_id) {
   if (!p.id.empty()) return p.id;
@@ -185,10 +161,10 @@ struct Writer::Impl {
     return &posts.emplace(key, std::move(st)).first->second;
   }
 
-  // Merges one item seen at time `t` in snapshot `file`.
-  void apply_item(Post&& item, Time t, const std::string& file) {
+  // Merges one item, whose content hash is `hash`, seen at time `t` in
+  // snapshot `file`.
+  void apply_item(Post&& item, const std::string& hash, Time t, const std::string& file) {
     const std::string key = post_key(item, feed_id);
-    const std::string hash = content_hash(item);
     PostState* st = find_or_load(key);
     if (!st) {
       PostState fresh;
@@ -466,9 +442,10 @@ struct Writer::Impl {
       have_newest = true;
     }
     summary->items_seen += static_cast<long>(parsed.posts.size());
-    for (auto& item : parsed.posts) {
+    for (std::size_t i = 0; i < parsed.posts.size(); ++i) {
+      Post& item = parsed.posts[i];
       if (newest) in_newest.insert(post_key(item, feed_id));
-      apply_item(std::move(item), snap.observed, snap.path);
+      apply_item(std::move(item), read.content_hashes[i], snap.observed, snap.path);
     }
   }
 };

@@ -1,9 +1,8 @@
 // xml_cdata.cc: a scanner that knows just enough XML to find CDATA sections
-// in element content; anything it is unsure of makes it give up, and the
-// document is then parsed as it is.
+// in element content (anything it is unsure of makes it give up, and the
+// document is then parsed as it is), and the walk that puts their text back.
 #include "indexer/xml_cdata.h"
 
-#include <cstring>
 
 namespace blogsearch {
 namespace {
@@ -12,49 +11,60 @@ bool starts_at(std::string_view s, std::size_t i, std::string_view prefix) {
   return s.compare(i, prefix.size(), prefix) == 0;
 }
 
-// Character references rather than &lt; and &amp;: libxml2 reads them with
-// less work (no entity lookup). Text is copied in runs between the bytes
-// that need escaping; memchr finds each kind, and where the next one of a
-// kind is, is remembered until it has been passed (no rescanning).
-void append_escaped(std::string& out, std::string_view text) {
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  const char kinds[3] = {'<', '&', '>'};
-  const char* found[3];
-  auto find = [&](int k) {
-    const void* hit = std::memchr(p, kinds[k], static_cast<std::size_t>(end - p));
-    found[k] = hit != nullptr ? static_cast<const char*>(hit) : end;
-  };
-  for (int k = 0; k < 3; ++k) find(k);
+constexpr std::string_view kMarkOpen = "\xEF\xB7\x90";   // U+FDD0
+constexpr std::string_view kMarkClose = "\xEF\xB7\x91";  // U+FDD1
+// libxml2's XML_MAX_TEXT_LENGTH, which the original parse would enforce.
+constexpr std::size_t kMaxTextBytes = 10000000;
+
+// Appends `text` with "\r\n" and "\r" turned into "\n", as libxml2 does
+// with the line ends of a CDATA section.
+void append_normalised(std::string& out, std::string_view text) {
   for (;;) {
-    int k = 0;
-    for (int j = 1; j < 3; ++j) {
-      if (found[j] < found[k]) k = j;
-    }
-    const char* next = found[k];
-    out.append(p, static_cast<std::size_t>(next - p));
-    if (next == end) break;
-    if (kinds[k] == '<') {
-      out += "&#60;";
-    } else if (kinds[k] == '&') {
-      out += "&#38;";
-    } else if (!out.empty() && out.back() == ']') {
-      out += "&#62;";  // "]]>" is not allowed in character data
-    } else {
-      out += '>';
-    }
-    p = next + 1;
-    find(k);
+    std::size_t cr = text.find('\r');
+    out.append(text.substr(0, cr));
+    if (cr == std::string_view::npos) return;
+    out += '\n';
+    text.remove_prefix(cr + (cr + 1 < text.size() && text[cr + 1] == '\n' ? 2 : 1));
   }
+}
+
+// One text node: false when a marker is malformed or the text too long.
+bool restore_text(xmlNode* node, const std::vector<std::string_view>& sections) {
+  std::string_view content(reinterpret_cast<const char*>(node->content));
+  std::size_t at = content.find(kMarkOpen);
+  if (at == std::string_view::npos) return true;
+  std::string text;
+  for (;;) {
+    text.append(content.substr(0, at));
+    if (at == std::string_view::npos) break;
+    content.remove_prefix(at + kMarkOpen.size());
+    std::size_t close = content.find(kMarkClose);
+    if (close == std::string_view::npos || close == 0 || close > 9) return false;
+    std::size_t index = 0;
+    for (char c : content.substr(0, close)) {
+      if (c < '0' || c > '9') return false;
+      index = index * 10 + static_cast<std::size_t>(c - '0');
+    }
+    if (index >= sections.size()) return false;
+    append_normalised(text, sections[index]);
+    if (text.size() > kMaxTextBytes) return false;
+    content.remove_prefix(close + kMarkClose.size());
+    at = content.find(kMarkOpen);
+  }
+  if (text.size() > kMaxTextBytes) return false;
+  xmlNodeSetContentLen(node, reinterpret_cast<const xmlChar*>(text.data()), static_cast<int>(text.size()));
+  return true;
 }
 
 }  // namespace
 
-bool escape_cdata_sections(std::string_view in, std::string& out) {
+bool mark_cdata_sections(std::string_view in, std::string& out, std::vector<std::string_view>& sections) {
   constexpr std::string_view kOpen = "<![CDATA[";
   if (in.find(kOpen) == std::string_view::npos) return false;
+  if (in.find(kMarkOpen) != std::string_view::npos || in.find(kMarkClose) != std::string_view::npos) return false;
   out.clear();
-  out.reserve(in.size() + in.size() / 8);
+  out.reserve(in.size() / 4);
+  sections.clear();
   bool changed = false;
   long depth = 0;  // open elements
   std::size_t i = 0;
@@ -69,10 +79,12 @@ bool escape_cdata_sections(std::string_view in, std::string& out) {
       if (end == std::string_view::npos) return false;
       std::string_view text = in.substr(body, end - body);
       end += 3;
-      // Text after a section ending in ']' could start with '>'; leave
-      // such sections (and ones outside the root element) alone.
-      if (depth > 0 && text.size() <= kMaxRewrittenCdata && (text.empty() || text.back() != ']')) {
-        append_escaped(out, text);
+      // Sections outside the root element are left to libxml2's errors.
+      if (depth > 0 && text.size() <= kMaxMarkedCdata) {
+        out += kMarkOpen;
+        out += std::to_string(sections.size());
+        out += kMarkClose;
+        sections.push_back(text);
         changed = true;
       } else {
         out.append(in.substr(lt, end - lt));
@@ -119,6 +131,23 @@ bool escape_cdata_sections(std::string_view in, std::string& out) {
     i = end;
   }
   return changed;
+}
+
+bool restore_cdata_sections(xmlDoc* doc, const std::vector<std::string_view>& sections) {
+  xmlNode* node = doc->children;
+  while (node != nullptr) {
+    if (node->type == XML_TEXT_NODE && node->content != nullptr && !restore_text(node, sections)) return false;
+    if (node->type == XML_ELEMENT_NODE && node->children != nullptr) {
+      node = node->children;
+      continue;
+    }
+    while (node != nullptr && node->next == nullptr) {
+      xmlNode* up = node->parent;
+      node = (up == nullptr || up == reinterpret_cast<xmlNode*>(doc)) ? nullptr : up;
+    }
+    if (node != nullptr) node = node->next;
+  }
+  return true;
 }
 
 }  // namespace blogsearch

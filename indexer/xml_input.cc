@@ -296,7 +296,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) throw FeedError(name + ": too large to parse");
 
   const char* encoding = nullptr;
-  bool ascii_compatible = false;  // one byte per '<', '&', ']' and '>'
+  bool utf8 = false;  // the bytes parsed are UTF-8 (CDATA sections can be marked)
   int options = kParseOptions;
   std::string repaired;
   std::string_view input = bytes;
@@ -311,10 +311,9 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
     // Windows-1252, whose curly quotes and dashes it nearly always holds.
     encoding = "WINDOWS-1252";
     options |= XML_PARSE_IGNORE_ENC;
-    ascii_compatible = true;
   } else if (!wide && (utf8_bom || declared.empty() || declared == "utf-8" || declared == "utf8" ||
                        declared == "us-ascii" || declared == "ascii")) {
-    ascii_compatible = true;
+    utf8 = true;
     std::size_t bad = first_problem(bytes);
     if (bad < bytes.size()) {
       Repair r = repair_utf8(bytes, bad);
@@ -341,12 +340,13 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name,
   };
   ErrorLog log;
   XmlDoc owned;
-  std::string escaped;
-  if (ascii_compatible && escape_cdata_sections(input, escaped)) {
-    owned = parse(escaped, log);
-    // Only a clean parse of the rewritten text is sure to equal the
+  std::string marked;
+  std::vector<std::string_view> sections;
+  if (utf8 && mark_cdata_sections(input, marked, sections)) {
+    owned = parse(marked, log);
+    // Only a clean parse of the marked text is sure to equal the
     // original's (xml_cdata.h); anything else is parsed as it came.
-    if (log.count > 0 || !owned) {
+    if (log.count > 0 || !owned || !restore_cdata_sections(owned.get(), sections)) {
       owned.reset();
       log = ErrorLog();
     }

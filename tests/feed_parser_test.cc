@@ -546,8 +546,9 @@ TEST(FeedParser, RejectsWhatIsNotAFeed) {
   }
 }
 
-// CDATA sections are parsed as escaped text (xml_cdata.h); the text must be
-// what was written, whatever sits around or inside the section.
+// CDATA sections are kept out of libxml2's parse and put back in the tree
+// (xml_cdata.h); the text must be what was written, whatever sits around or
+// inside the section, with line ends normalised as XML does.
 TEST(FeedParser, CdataReadAsWritten) {
   const FieldCase cases[] = {
       {"<item><description><![CDATA[a < b && c > d]]></description></item>", "summary", "a < b && c > d"},
@@ -558,8 +559,57 @@ TEST(FeedParser, CdataReadAsWritten) {
       {"<item><description><![CDATA[]]></description></item>", "summary", ""},
       {"<item><description><!-- <![CDATA[ --><![CDATA[<i>z</i>]]></description></item>", "summary", "<i>z</i>"},
       {"<item><title a='>'><![CDATA[<em>T</em>]]></title></item>", "title", "T"},
+      {"<item><description><![CDATA[a\r\nb\rc\r]]>\r\n</description></item>", "summary", "a\nb\nc\n\n"},
+      {"<item><description><![CDATA[1]]><![CDATA[2]]>3<![CDATA[4]]></description></item>", "summary", "1234"},
+      // Text that looks like the markers is read as it is.
+      {"<item><description>\xEF\xB7\x90" "0\xEF\xB7\x91<![CDATA[<b>]]></description></item>", "summary",
+       "\xEF\xB7\x90" "0\xEF\xB7\x91<b>"},
   };
   check_table(kRss2Head, kRss2Tail, cases, sizeof cases / sizeof cases[0]);
+}
+
+// Many sections in one document, each back in its own item.
+TEST(FeedParser, ManyCdataSectionsEachInItsPlace) {
+  std::string doc = kRss2Head;
+  for (int i = 0; i < 300; ++i) {
+    doc += "<item><title><![CDATA[t" + std::to_string(i) + "]]></title><description><![CDATA[<p>" +
+           std::to_string(i * 7) + "</p>]]></description></item>";
+  }
+  doc += kRss2Tail;
+  ParsedFeed feed = parse_feed(doc, "many.xml");
+  ASSERT_EQ(feed.posts.size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_EQ(feed.posts[i].title, "t" + std::to_string(i));
+    EXPECT_EQ(feed.posts[i].summary, "<p>" + std::to_string(i * 7) + "</p>");
+  }
+  EXPECT_TRUE(feed.warnings.empty());
+}
+
+// CDATA sections that together outgrow libxml2's text limit (10 MB) are
+// limited as libxml2 limits them, not passed around it.
+TEST(FeedParser, CdataSectionsCannotOutgrowTheTextLimit) {
+  std::string doc = std::string(kRss2Head) + "<item><title>big</title><description>";
+  const std::string section = "<![CDATA[" + std::string(1000000, 'x') + "]]>";
+  for (int i = 0; i < 11; ++i) doc += section;
+  doc += "</description></item>";
+  doc += kRss2Tail;
+  ParsedFeed feed = parse_feed(doc, "huge.xml");
+  ASSERT_LE(feed.posts.size(), 1u);
+  if (!feed.posts.empty()) {
+    EXPECT_LE(feed.posts[0].summary.size(), 10000000u);
+  }
+  EXPECT_TRUE(has_warning(feed, "huge text node"));
+}
+
+// A feed in Latin-1 keeps its CDATA sections in libxml2's hands, which
+// decode them like the rest of the document.
+TEST(FeedParser, CdataInLatin1FeedDecoded) {
+  std::string doc =
+      "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel><item><title>t</title>"
+      "<description><![CDATA[<p>Caf\xE9</p>]]></description></item></channel></rss>";
+  ParsedFeed feed = parse_feed(doc, "latin1.xml");
+  ASSERT_EQ(feed.posts.size(), 1u);
+  EXPECT_EQ(feed.posts[0].summary, "<p>Caf\xC3\xA9</p>");
 }
 
 // After an error libxml2 drops entity references such as &lt;, so a document
