@@ -3,7 +3,6 @@
 // document is then parsed as it is), and the walk that puts their text back.
 #include "indexer/xml_cdata.h"
 
-
 namespace blogsearch {
 namespace {
 
@@ -28,8 +27,11 @@ void append_normalised(std::string& out, std::string_view text) {
   }
 }
 
-// One text node: false when a marker is malformed or the text too long.
-bool restore_text(xmlNode* node, const std::vector<std::string_view>& sections) {
+// One text node. Markers must come in the order they were written, each
+// once: a character reference such as &#xFDD0; in the document could
+// otherwise pass for one. False when a marker is out of place or malformed,
+// or the text too long.
+bool restore_text(xmlNode* node, const std::vector<std::string_view>& sections, std::size_t& next) {
   std::string_view content(reinterpret_cast<const char*>(node->content));
   std::size_t at = content.find(kMarkOpen);
   if (at == std::string_view::npos) return true;
@@ -45,7 +47,8 @@ bool restore_text(xmlNode* node, const std::vector<std::string_view>& sections) 
       if (c < '0' || c > '9') return false;
       index = index * 10 + static_cast<std::size_t>(c - '0');
     }
-    if (index >= sections.size()) return false;
+    if (index != next || index >= sections.size()) return false;
+    ++next;
     append_normalised(text, sections[index]);
     if (text.size() > kMaxTextBytes) return false;
     content.remove_prefix(close + kMarkClose.size());
@@ -134,9 +137,12 @@ bool mark_cdata_sections(std::string_view in, std::string& out, std::vector<std:
 }
 
 bool restore_cdata_sections(xmlDoc* doc, const std::vector<std::string_view>& sections) {
+  std::size_t next = 0;  // the marker expected next, in document order
   xmlNode* node = doc->children;
   while (node != nullptr) {
-    if (node->type == XML_TEXT_NODE && node->content != nullptr && !restore_text(node, sections)) return false;
+    if (node->type == XML_TEXT_NODE && node->content != nullptr && !restore_text(node, sections, next)) {
+      return false;
+    }
     if (node->type == XML_ELEMENT_NODE && node->children != nullptr) {
       node = node->children;
       continue;
@@ -147,7 +153,7 @@ bool restore_cdata_sections(xmlDoc* doc, const std::vector<std::string_view>& se
     }
     if (node != nullptr) node = node->next;
   }
-  return true;
+  return next == sections.size();
 }
 
 }  // namespace blogsearch

@@ -42,9 +42,10 @@ bool mark_cdata_sections(std::string_view in, std::string& out, std::vector<std:
 
 // Replaces the markers in the text nodes of `doc` by their sections' text,
 // line ends normalised as XML does ("\r\n" and "\r" become "\n"). Returns
-// false, with the tree partly restored, when a marker is not one that
-// mark_cdata_sections wrote or a text node would outgrow libxml2's limit on
-// text (10,000,000 bytes): the document must then be parsed as it came.
+// false, with the tree partly restored, unless every marker was found once,
+// in the order written (so one the document spelled as character references
+// is caught), or when a text node would outgrow libxml2's limit on text
+// (10,000,000 bytes): the document must then be parsed as it came.
 bool restore_cdata_sections(xmlDoc* doc, const std::vector<std::string_view>& sections);
 
 }  // namespace blogsearch

@@ -564,6 +564,10 @@ TEST(FeedParser, CdataReadAsWritten) {
       // Text that looks like the markers is read as it is.
       {"<item><description>\xEF\xB7\x90" "0\xEF\xB7\x91<![CDATA[<b>]]></description></item>", "summary",
        "\xEF\xB7\x90" "0\xEF\xB7\x91<b>"},
+      {"<item><description>&#xFDD0;0&#xFDD1;<![CDATA[<b>]]></description></item>", "summary",
+       "\xEF\xB7\x90" "0\xEF\xB7\x91<b>"},
+      {"<item><description><![CDATA[<b>]]>&#64976;0&#64977;</description></item>", "summary",
+       "<b>\xEF\xB7\x90" "0\xEF\xB7\x91"},
   };
   check_table(kRss2Head, kRss2Tail, cases, sizeof cases / sizeof cases[0]);
 }
