@@ -1,11 +1,13 @@
 // writer.cc: snapshots -> Xapian documents.
 //
-// A run is processed feed by feed. For each feed, every snapshot is read,
-// hashed and parsed first (on the read-ahead worker threads), and the
-// posts' histories are merged in memory; only then is each changed post
-// written, once, in its newest version, its text and terms made by worker
-// threads (post_terms.h) while this thread adds the documents. That keeps a
-// backfill of thousands of snapshots close to the cost of parsing them.
+// A run is processed feed by feed. Every snapshot is read, hashed, parsed
+// and merged into its feed's batch on other threads (feed_batch.h), the
+// next feeds while this thread writes the one before. Each post's
+// appearances are then replayed onto what the database holds of it, and
+// each changed post is written once, in its newest version, its text and
+// terms made by worker threads (post_terms.h) while this thread adds the
+// documents. That keeps a backfill of thousands of snapshots close to the
+// cost of parsing them.
 #include "indexer/writer.h"
 
 #include <unistd.h>
@@ -21,9 +23,9 @@
 
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
+#include "indexer/feed_batch.h"
 #include "indexer/ordered_pool.h"
 #include "indexer/post_terms.h"
-#include "indexer/read_ahead.h"
 #include "indexer/schema.h"
 #include "indexer/url.h"
 
@@ -34,16 +36,6 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kLockInfoFile = "blogsearch-writer";
-
-std::string hash_hex(std::string_view bytes) { return schema::hex64(XXH3_64bits(bytes.data(), bytes.size())); }
-
-// A post's identity: its id, else its link, else a hash of feed, title and date.
-std::string post_key(const Post& p, const std::string& feed_id) {
-  if (!p.id.empty()) return p.id;
-  if (!p.link.empty()) return p.link;
-  std::string basis = feed_id + '\n' + p.title + '\n' + (p.published ? std::to_string(*p.published) : "");
-  return "urn:blogsearch:" + hash_hex(basis);
-}
 
 // A summary is for display beside a result; a description holding the
 // whole post would otherwise be stored twice.
@@ -96,6 +88,7 @@ struct Writer::Impl {
   std::string feed_id;
   FeedInfo feed;
   std::unordered_map<std::string, PostState> posts;
+  std::vector<std::string> order;              // posts' keys, in the order written
   std::unordered_set<std::string> in_newest;   // keys in the newest snapshot
   Time newest_snapshot = 0;                    // observed time of that snapshot
   bool have_newest = false;
@@ -107,10 +100,6 @@ struct Writer::Impl {
 
   IngestSummary* summary = nullptr;
   const IngestOptions* options = nullptr;
-
-  void message(const std::string& line) {
-    if (options && options->on_message) options->on_message(line);
-  }
 
   FeedInfo load_feed(const std::string& id) {
     FeedInfo f;
@@ -161,48 +150,64 @@ struct Writer::Impl {
     return &posts.emplace(key, std::move(st)).first->second;
   }
 
-  // Merges one item, whose content hash is `hash`, seen at time `t` in
-  // snapshot `file`.
-  void apply_item(Post&& item, const std::string& hash, Time t, const std::string& file) {
-    const std::string key = post_key(item, feed_id);
-    PostState* st = find_or_load(key);
+  // Moves the post's state to one more appearance. True when that
+  // appearance starts a new version.
+  static bool apply_appearance(PostState& st, const std::string& hash, Time t, const std::string& file) {
+    bool new_version = false;
+    if (t >= st.last_seen) {
+      if (hash != st.hash) {
+        json& history = st.data["history"];
+        if (!history.is_array()) history = json::array();
+        if (!st.hash.empty())
+          history.push_back({{"content_hash", st.hash},
+                             {"first_seen", format_rfc3339(st.version_first_seen)},
+                             {"last_seen", format_rfc3339(st.last_seen)},
+                             {"snapshot", st.snapshot}});
+        st.data["versions"] = st.data.value("versions", 1) + 1;
+        st.hash = hash;
+        st.version_first_seen = t;
+        st.snapshot = file;
+        new_version = true;
+      }
+      if (t != st.last_seen) st.dirty = true;
+      st.last_seen = t;
+    } else if (t < st.first_seen) {
+      // An older snapshot arriving late: it can only extend the history
+      // backwards, never replace newer content.
+      st.first_seen = t;
+      st.dirty = true;
+    }
+    return new_version;
+  }
+
+  // Replays the post's appearances in this batch onto what the database
+  // holds of it. A batch never goes back in time (feed_batch.h), so a new
+  // version's content is always the post's last appearance.
+  void apply_history(PostHistory& h) {
+    PostState* st = find_or_load(h.key);
+    std::size_t i = 0;
+    bool new_content = false;
     if (!st) {
+      const Appearance& first = h.seen[0];
       PostState fresh;
-      fresh.hash = hash;
-      fresh.first_seen = fresh.last_seen = fresh.version_first_seen = t;
-      fresh.snapshot = file;
+      fresh.hash = h.hashes[first.version];
+      fresh.first_seen = fresh.last_seen = fresh.version_first_seen = first.observed;
+      fresh.snapshot = first.snapshot->path;
       fresh.data = json::object();
       fresh.data["versions"] = 1;
       fresh.data["history"] = json::array();
-      fresh.data["id"] = key;
-      fresh.newest = std::move(item);
+      fresh.data["id"] = h.key;
       fresh.dirty = true;
-      posts.emplace(key, std::move(fresh));
-      return;
+      st = &posts.emplace(h.key, std::move(fresh)).first->second;
+      new_content = true;
+      i = 1;
     }
-    if (t >= st->last_seen) {
-      if (hash != st->hash) {
-        json& history = st->data["history"];
-        if (!history.is_array()) history = json::array();
-        if (!st->hash.empty())
-          history.push_back({{"content_hash", st->hash},
-                             {"first_seen", format_rfc3339(st->version_first_seen)},
-                             {"last_seen", format_rfc3339(st->last_seen)},
-                             {"snapshot", st->snapshot}});
-        st->data["versions"] = st->data.value("versions", 1) + 1;
-        st->hash = hash;
-        st->version_first_seen = t;
-        st->snapshot = file;
-        st->newest = std::move(item);
-      }
-      if (t != st->last_seen) st->dirty = true;
-      st->last_seen = t;
-    } else if (t < st->first_seen) {
-      // An older snapshot arriving late: it can only extend the history
-      // backwards, never replace newer content.
-      st->first_seen = t;
-      st->dirty = true;
+    for (; i < h.seen.size(); ++i) {
+      const Appearance& a = h.seen[i];
+      if (apply_appearance(*st, h.hashes[a.version], a.observed, a.snapshot->path)) new_content = true;
     }
+    if (new_content) st->newest = std::move(h.last);
+    order.push_back(h.key);
   }
 
   // `terms` is index_post() of st.newest (made on a worker thread).
@@ -279,7 +284,8 @@ struct Writer::Impl {
     // version) run on worker threads, in the order the loop below adds the
     // documents, while this thread writes the ones before.
     std::vector<const Post*> to_index;
-    for (auto& [key, st] : posts) {
+    for (const auto& key : order) {
+      const PostState& st = posts.at(key);
       if (st.newest) to_index.push_back(&*st.newest);
     }
     std::vector<Xapian::TermGenerator> generators;
@@ -287,7 +293,8 @@ struct Writer::Impl {
     OrderedPool<PostTerms> indexer(to_index.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
       return index_post(*to_index[i], generators[worker]);
     });
-    for (auto& [key, st] : posts) {
+    for (const auto& key : order) {
+      PostState& st = posts.at(key);
       if (st.docid == 0) summary->posts_added++;
       else if (st.newest) summary->posts_updated++;
       else summary->posts_unchanged++;
@@ -343,15 +350,21 @@ struct Writer::Impl {
     }
   }
 
-  void start_batch(const std::string& id) {
-    feed_id = id;
-    feed = load_feed(id);
+  // Takes a feed's merged snapshots (feed_batch.h) as the current batch.
+  void start_batch(FeedBatch& batch) {
+    feed_id = batch.feed_id;
+    feed = load_feed(feed_id);
+    if (!batch.title.empty()) feed.title = batch.title;
+    if (!batch.link.empty()) feed.link = batch.link;
+    if (!batch.url.empty()) feed.url = batch.url;
     posts.clear();
-    in_newest.clear();
-    have_newest = false;
-    newest_snapshot = 0;
-    snapshot_hashes.clear();
+    order.clear();
+    in_newest = std::move(batch.in_newest);
+    have_newest = batch.have_newest;
+    newest_snapshot = batch.newest_snapshot;
+    snapshot_hashes = std::move(batch.snapshot_hashes);
     spelling.clear();
+    for (auto& h : batch.posts) apply_history(h);
   }
 
   // Writes the current feed's batch. Batches share one transaction until it
@@ -399,55 +412,6 @@ struct Writer::Impl {
     }
   }
 
-  void apply_snapshot(ReadSnapshot& read) {
-    const Snapshot& snap = *read.snapshot;
-    using Status = ReadSnapshot::Status;
-    if (read.status == Status::kUnreadable) {
-      summary->errors++;
-      message("error: " + read.error);
-      return;
-    }
-    summary->snapshots_read++;
-    if (read.status == Status::kAlreadyIngested) {
-      summary->snapshots_skipped++;
-      return;
-    }
-    if (read.status == Status::kNotAFeed) {
-      summary->errors++;
-      message("error: " + read.error);
-      return;
-    }
-    ParsedFeed& parsed = read.feed;
-    const std::string& body_hash = read.body_hash;
-    for (const auto& w : parsed.warnings) message("warning: " + w);
-    summary->warnings += static_cast<long>(parsed.warnings.size());
-
-    std::string id = snap.feed_id;
-    if (id.empty()) id = feed_slug(url_host(parsed.link));
-    if (id.empty()) id = "unknown";
-    if (id != feed_id) {
-      flush_batch(false);
-      start_batch(id);
-    }
-    snapshot_hashes.push_back(body_hash);
-    if (!snap.feed_title.empty()) feed.title = snap.feed_title;
-    else if (!parsed.title.empty()) feed.title = parsed.title;
-    if (!parsed.link.empty()) feed.link = parsed.link;
-    if (!snap.final_url.empty()) feed.url = snap.final_url;
-
-    const bool newest = snap.observed >= newest_snapshot;
-    if (newest) {
-      in_newest.clear();
-      newest_snapshot = snap.observed;
-      have_newest = true;
-    }
-    summary->items_seen += static_cast<long>(parsed.posts.size());
-    for (std::size_t i = 0; i < parsed.posts.size(); ++i) {
-      Post& item = parsed.posts[i];
-      if (newest) in_newest.insert(post_key(item, feed_id));
-      apply_item(std::move(item), read.content_hashes[i], snap.observed, snap.path);
-    }
-  }
 };
 
 Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
@@ -490,23 +454,24 @@ Xapian::WritableDatabase& Writer::database() { return impl_->db; }
 
 IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const IngestOptions& options) {
   auto start = std::chrono::steady_clock::now();
-  IngestSummary summary;
+  IngestSummary summary, reading;
   Impl& w = *impl_;
   w.summary = &summary;
-
   w.options = &options;
   w.feed_id.clear();
-  long done = 0;
   try {
     std::unordered_set<std::string> ingested;
     const std::string prefix = schema::kMetaSnapshotPrefix;
     for (auto it = w.db.metadata_keys_begin(prefix); it != w.db.metadata_keys_end(prefix); ++it)
       ingested.insert((*it).substr(prefix.size()));
-    ReadAhead reader(snapshots, std::move(ingested));
-    ReadSnapshot read;
-    while (reader.next(read)) {
-      w.apply_snapshot(read);
-      if (options.on_progress) options.on_progress(++done, static_cast<long>(snapshots.size()));
+    {
+      // The next feeds are read and merged while this thread writes.
+      BatchReader reader(snapshots, std::move(ingested), options, reading);
+      FeedBatch batch;
+      while (reader.next(batch)) {
+        w.start_batch(batch);
+        w.flush_batch(false);
+      }
     }
     w.flush_batch(true);
   } catch (const Xapian::Error& e) {
@@ -514,6 +479,11 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
     throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +
                         " (the changes not yet committed were rolled back; run again to apply them)");
   }
+  summary.snapshots_read = reading.snapshots_read;
+  summary.snapshots_skipped = reading.snapshots_skipped;
+  summary.items_seen = reading.items_seen;
+  summary.warnings += reading.warnings;
+  summary.errors += reading.errors;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
 }
