@@ -5,6 +5,7 @@
 
 #include "indexer/html_text.h"
 #include "indexer/schema.h"
+#include "indexer/url.h"
 
 namespace blogsearch {
 namespace {
@@ -60,6 +61,11 @@ PostTerms index_post(const Post& p, Xapian::TermGenerator& tg) {
                          : plain_text(p.summary, p.summary_is_html);
   if (out.text.empty()) out.text = out.summary_text;
   tg.index_text(out.text);
+  out.doc.add_value(schema::kSlotText, out.text);
+  for (const auto& a : p.authors) out.doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
+  for (const auto& c : p.categories) out.doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
+  std::string host = url_host(p.link);
+  if (!host.empty()) out.doc.add_boolean_term(schema::exact_term(schema::kHost, host));
   // The document may be handed to another thread: tg must not keep a
   // (non-atomically counted) reference to it.
   tg.set_document(Xapian::Document());

@@ -1,5 +1,6 @@
-// post_terms.h: the free-text side of a post's Xapian document: its plain
-// text (HTML stripped) and the terms and positions TermGenerator makes of it.
+// post_terms.h: the part of a post's Xapian document that depends on the
+// post alone: its plain text (HTML stripped), the terms and positions
+// TermGenerator makes of it, and the author, category and host terms.
 //
 // This is the costly, self-contained part of indexing a post (Gumbo and
 // TermGenerator), kept apart from the database so the writer can run it on
@@ -20,7 +21,9 @@
 namespace blogsearch {
 
 struct PostTerms {
-  Xapian::Document doc;  // free-text terms with positions only
+  // Free-text terms with positions, author, category and host terms, and
+  // the text (schema::kSlotText).
+  Xapian::Document doc;
   std::string text;          // plain text of the content (else of the summary)
   std::string summary_text;  // plain text of the summary
   // Unprefixed words for spelling data, with their within-document frequency.
@@ -31,7 +34,8 @@ struct PostTerms {
 Xapian::TermGenerator make_term_generator();
 
 // Indexes title (S and unprefixed, weighted), author words (A), category
-// words and the body text. The returned document shares nothing with `tg`.
+// words and the body text, and adds the terms and value named above. The
+// returned document shares nothing with `tg`.
 PostTerms index_post(const Post& p, Xapian::TermGenerator& tg);
 
 }  // namespace blogsearch

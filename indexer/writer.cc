@@ -27,7 +27,6 @@
 #include "indexer/ordered_pool.h"
 #include "indexer/post_terms.h"
 #include "indexer/schema.h"
-#include "indexer/url.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -216,9 +215,6 @@ struct Writer::Impl {
     Xapian::Document doc = std::move(terms.doc);
 
     doc.add_boolean_term(schema::id_term(key));
-    for (const auto& a : p.authors) doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
-    for (const auto& c : p.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
-    const std::string& text = terms.text;
     const std::string& summary_text = terms.summary_text;
     for (const auto& [word, wdf] : terms.spelling) spelling[word] += wdf;
 
@@ -231,8 +227,6 @@ struct Writer::Impl {
     d["published"] = time_json(p.published);
     d["updated"] = time_json(p.updated);
     d["summary"] = shorten(summary_text, kMaxSummaryBytes);
-    std::string host = url_host(p.link);
-    if (!host.empty()) doc.add_boolean_term(schema::exact_term(schema::kHost, host));
     Time date = p.published.value_or(p.updated.value_or(st.first_seen));
     std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
     std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
@@ -240,7 +234,6 @@ struct Writer::Impl {
     doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
     doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
     doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(date)));
-    doc.add_value(schema::kSlotText, text);
     if (p.updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*p.updated)));
     return doc;
   }
