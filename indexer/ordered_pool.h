@@ -11,10 +11,10 @@
 // At most `window` results are computed ahead of the consumer, and, when
 // jobs are given weights (the bytes a job reads), at most `budget` weight
 // beyond the job the consumer waits for: that bounds memory whether jobs are
-// small or large. Whatever a job throws is rethrown by next() for that job, on the
-// consumer's thread. The constructor throws std::system_error when a thread
-// cannot be started; the destructor stops the workers (jobs already running
-// finish first) and waits for them.
+// small or large. Whatever a job throws is rethrown by next() for that job,
+// on the consumer's thread. The constructor throws std::system_error when a
+// thread cannot be started; the destructor stops the workers (jobs already
+// running finish first) and waits for them.
 #pragma once
 
 #include <algorithm>

@@ -1,10 +1,10 @@
 // read_ahead.h: reading, hashing and parsing snapshots on worker threads
-// while the writer merges and indexes the ones before them.
+// while the ones before them are merged (feed_batch.h) and indexed.
 //
 // Snapshots are independent until they are merged, so they are parsed on
-// one thread per core (OrderedPool) and handed to the writer in the order
-// given. The Xapian database is touched only by the caller's thread: which
-// bodies are already ingested is handed over as a set of hashes at the start.
+// one thread per core (OrderedPool) and handed back in the order given. The
+// Xapian database is not touched here: which bodies are already ingested is
+// handed over as a set of hashes at the start.
 //
 // Nothing here throws except std::bad_alloc and std::system_error (thread
 // creation); a file that cannot be read or parsed comes back with its error.

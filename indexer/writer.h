@@ -54,9 +54,13 @@ struct IngestSummary {
 struct IngestOptions {
   // Called with one-line messages ("warning: FILE: ...", "error: ...").
   std::function<void(const std::string&)> on_message;
-  // Called after each snapshot with (done, total), for a progress line.
+  // Called after each snapshot is read and merged with (done, total), for a
+  // progress line. This and on_message are called from the ingest's reading
+  // thread (feed_batch.h), never at the same time, and not after ingest()
+  // has returned or thrown.
   std::function<void(long, long)> on_progress;
-  // Called after each document is written inside a feed's transaction.
+  // Called after each document is written inside a feed's transaction, on
+  // the caller's thread.
   // Anything it throws aborts that transaction like a crash would (tests use
   // this to check that a failed batch leaves the previous state).
   std::function<void()> on_document_written;
