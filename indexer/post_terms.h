@@ -13,8 +13,7 @@
 #include <xapian.h>
 
 #include <string>
-#include <utility>
-#include <vector>
+#include <unordered_map>
 
 #include "indexer/post.h"
 
@@ -26,16 +25,19 @@ struct PostTerms {
   Xapian::Document doc;
   std::string text;          // plain text of the content (else of the summary)
   std::string summary_text;  // plain text of the summary
-  // Unprefixed words for spelling data, with their within-document frequency.
-  std::vector<std::pair<std::string, Xapian::termcount>> spelling;
 };
+
+// Words for spelling data ("did you mean") -> occurrences.
+using SpellingCounts = std::unordered_map<std::string, Xapian::termcount>;
 
 // A TermGenerator with blogsearch's stemming settings and its own Stem.
 Xapian::TermGenerator make_term_generator();
 
 // Indexes title (S and unprefixed, weighted), author words (A), category
-// words and the body text, and adds the terms and value named above. The
-// returned document shares nothing with `tg`.
-PostTerms index_post(const Post& p, Xapian::TermGenerator& tg);
+// words and the body text, and adds the terms and value named above. Adds
+// the post's unprefixed words to `spelling` (one map per thread: summing
+// them there keeps that work off the writer's thread). The returned
+// document shares nothing with `tg`.
+PostTerms index_post(const Post& p, Xapian::TermGenerator& tg, SpellingCounts& spelling);
 
 }  // namespace blogsearch

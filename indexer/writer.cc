@@ -216,7 +216,6 @@ struct Writer::Impl {
 
     doc.add_boolean_term(schema::id_term(key));
     const std::string& summary_text = terms.summary_text;
-    for (const auto& [word, wdf] : terms.spelling) spelling[word] += wdf;
 
     json& d = st.data;
     d["id"] = key;
@@ -283,8 +282,9 @@ struct Writer::Impl {
     }
     std::vector<Xapian::TermGenerator> generators;
     for (std::size_t i = 0; i < pool_threads(); ++i) generators.push_back(make_term_generator());
+    std::vector<SpellingCounts> words(generators.size());
     OrderedPool<PostTerms> indexer(to_index.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
-      return index_post(*to_index[i], generators[worker]);
+      return index_post(*to_index[i], generators[worker], words[worker]);
     });
     for (const auto& key : order) {
       PostState& st = posts.at(key);
@@ -318,6 +318,9 @@ struct Writer::Impl {
       else st.docid = db.add_document(doc);
       if (options->on_document_written) options->on_document_written();
     }
+    // Every job has been handed out, so the workers are done with `words`.
+    for (const auto& counts : words)
+      for (const auto& [word, n] : counts) spelling[word] += n;
     if (have_newest && newest_snapshot >= feed.latest_observed) mark_dropped();
   }
 
