@@ -332,7 +332,11 @@ struct Writer::Impl {
     enquire.set_query(q);
     enquire.set_weighting_scheme(Xapian::BoolWeight());
     Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
+    // The batch's own posts are settled already: skip them unread.
+    std::unordered_set<Xapian::docid> in_batch;
+    for (const auto& [key, st] : posts) in_batch.insert(st.docid);
     for (auto it = mset.begin(); it != mset.end(); ++it) {
+      if (in_batch.count(*it)) continue;
       Xapian::Document doc = it.get_document();
       json d = json::parse(doc.get_data(), nullptr, false);
       if (!d.is_object()) continue;
