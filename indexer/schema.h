@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -137,6 +138,22 @@ inline std::string resolve_db_path(const std::string& from_option) {
     return std::string(xdg) + "/blogsearch/db";
   const char* home = std::getenv("HOME");
   return std::string(home && *home ? home : ".") + "/.local/share/blogsearch/db";
+}
+
+// Spelling data ("did you mean") is a glass database of its own in the
+// subdirectory "spelling" of the live database directory (the generation the
+// XAPIANDB stub names, see db_layout.h), so that it can be written by another
+// thread than the documents. Databases written before it was moved hold
+// their spelling data in the main database: readers use both. Returns the
+// path for `db_path` (a database directory, or one generation); never throws
+// except std::bad_alloc.
+inline std::string spelling_db_path(const std::string& db_path) {
+  std::ifstream stub(db_path + "/XAPIANDB");
+  std::string kind, generation;
+  if (stub >> kind >> generation && kind == "auto" && generation.find('/') == std::string::npos &&
+      generation != "." && generation != "..")
+    return db_path + "/" + generation + "/spelling";
+  return db_path + "/spelling";
 }
 
 }  // namespace blogsearch::schema

@@ -27,6 +27,7 @@
 #include "indexer/ordered_pool.h"
 #include "indexer/post_terms.h"
 #include "indexer/schema.h"
+#include "indexer/spelling_writer.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -92,7 +93,7 @@ struct Writer::Impl {
   Time newest_snapshot = 0;                    // observed time of that snapshot
   bool have_newest = false;
   std::vector<std::string> snapshot_hashes;
-  std::unordered_map<std::string, Xapian::termcount> spelling;  // word -> occurrences
+  std::unique_ptr<SpellingWriter> spelling;  // "did you mean" data, on its own thread
   bool in_transaction = false;
   std::chrono::steady_clock::time_point transaction_start;
   static constexpr std::chrono::seconds kCommitInterval{2};
@@ -319,8 +320,7 @@ struct Writer::Impl {
       if (options->on_document_written) options->on_document_written();
     }
     // Every job has been handed out, so the workers are done with `words`.
-    for (const auto& counts : words)
-      for (const auto& [word, n] : counts) spelling[word] += n;
+    for (auto& counts : words) spelling->add(std::move(counts));
     if (have_newest && newest_snapshot >= feed.latest_observed) mark_dropped();
   }
 
@@ -363,7 +363,6 @@ struct Writer::Impl {
     have_newest = batch.have_newest;
     newest_snapshot = batch.newest_snapshot;
     snapshot_hashes = std::move(batch.snapshot_hashes);
-    spelling.clear();
     for (auto& h : batch.posts) apply_history(h);
   }
 
@@ -381,7 +380,6 @@ struct Writer::Impl {
           transaction_start = std::chrono::steady_clock::now();
         }
         write_batch();
-        for (const auto& [word, n] : spelling) db.add_spelling(word, n);
         std::string now = format_rfc3339(std::time(nullptr));
         for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
         feed.last_ingest = now;
@@ -393,10 +391,17 @@ struct Writer::Impl {
       if (in_transaction &&
           (end_of_run || std::chrono::steady_clock::now() - transaction_start >= kCommitInterval)) {
         in_transaction = false;
+        spelling->commit();
         db.commit_transaction();
+        spelling->wait();
       }
     } catch (...) {
       feed_id.clear();
+      try {
+        spelling->cancel();
+      } catch (const DatabaseError&) {
+        // Reported below if it was the cause; the documents' error wins.
+      }
       if (in_transaction) {
         in_transaction = false;
         // A commit that failed part way (disk full) has already ended the
@@ -432,6 +437,7 @@ Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
     throw DatabaseError("cannot open database " + path + ": " + e.get_description() +
                         " (--db must be a blogsearch database directory, or a new path to create one)");
   }
+  impl_->spelling = std::make_unique<SpellingWriter>(schema::spelling_db_path(path));
   std::string version = impl_->db.get_metadata(schema::kMetaSchemaVersion);
   if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
     throw DatabaseError("database " + path + " has schema version " + version + ", this blogsearch writes " +

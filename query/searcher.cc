@@ -97,6 +97,23 @@ Searcher::Searcher(const std::string& path) : path_(path) {
 
 Searcher::~Searcher() = default;
 
+// The spelling data is a database of its own (schema::spelling_db_path);
+// combined with the documents' (which holds it in databases written before
+// it moved), Xapian consults both. Without it, the documents' database alone.
+Xapian::Database Searcher::with_spelling_data() const {
+  const std::string spelling = schema::spelling_db_path(path_);
+  struct stat st {};
+  if (::stat(spelling.c_str(), &st) != 0) return db_;
+  try {
+    Xapian::Database both;
+    both.add_database(db_);
+    both.add_database(Xapian::Database(spelling));
+    return both;
+  } catch (const Xapian::DatabaseOpeningError&) {
+    return db_;  // replaced by a rebuild just now: no suggestion is lost for long
+  }
+}
+
 void Searcher::reopen() {
   // Opening the path again (rather than Database::reopen) also follows the
   // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
@@ -226,7 +243,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // whole search, and the correction could find at most every document.
   if (request.query.spelling && result.total.estimated < kFewMatches &&
       result.total.estimated <= db_.get_doccount() / 10)
-    result.suggestion = build_query(db_, request.query).suggestion;
+    result.suggestion = build_query(with_spelling_data(), request.query).suggestion;
   if (!result.suggestion.empty()) {
     QueryOptions corrected = request.query;
     corrected.text = result.suggestion;

@@ -87,6 +87,7 @@ class Searcher {
  private:
   SearchResult search_once(const SearchRequest& request);
   std::optional<PostRecord> find_post_once(const std::string& id_or_url);
+  Xapian::Database with_spelling_data() const;
 
   std::string path_;
   Xapian::Database db_;

@@ -256,6 +256,51 @@ TEST_F(WriterTest, FailureInTheMiddleOfABatchLeavesThePreviousState) {
   EXPECT_EQ(s.posts_updated, 1);
 }
 
+// How often `word` is in the spelling data of the database at `path`.
+Xapian::termcount spelling_frequency(const std::string& path, const std::string& word) {
+  Xapian::Database db(path);
+  for (auto it = db.spellings_begin(); it != db.spellings_end(); ++it)
+    if (*it == word) return it.get_termfreq();
+  return 0;
+}
+
+// Spelling data is a database of its own (schema::spelling_db_path),
+// committed and cancelled with the documents' transaction.
+TEST_F(WriterTest, SpellingDataIsCommittedWithTheDocuments) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  const std::string spelling = schema::spelling_db_path(db_);
+  EXPECT_GT(spelling_frequency(spelling, "alpha"), 0u);
+  EXPECT_EQ(spelling_frequency(db_, "alpha"), 0u);
+
+  // Two feeds in one transaction: the first is written (its words queued
+  // for the spelling data), the second fails; neither may remain.
+  fs::create_directories(root_ / "feeds" / "another");
+  Item z{"https://blog.example.org/?p=9", "https://blog.example.org/z/", "Zebra", "<p>zebras graze</p>"};
+  std::string other = (root_ / "feeds" / "another" / "2026-09-03T010000Z.xml").string();
+  std::ofstream(other) << rss({z});
+  Item c{"https://blog.example.org/?p=3", "https://blog.example.org/c/", "Gamma", "<p>gamma rays</p>"};
+  std::string mine = snapshot("2026-09-03T010000Z", rss({c}));
+  IngestOptions failing;
+  int written = 0;
+  failing.on_document_written = [&] {
+    if (++written == 2) throw std::runtime_error("simulated crash");
+  };
+  auto before = dump();
+  std::vector<std::string> errors;
+  Writer w(db_);
+  EXPECT_THROW(w.ingest(collect_snapshots({other, mine}, "", errors), failing), std::runtime_error);
+  EXPECT_EQ(written, 2);
+  EXPECT_EQ(dump(), before);
+  EXPECT_EQ(spelling_frequency(spelling, "zebra"), 0u);
+  EXPECT_GT(spelling_frequency(spelling, "alpha"), 0u);
+
+  // The same writer goes on: the failed transaction's words stay out.
+  w.ingest(collect_snapshots({mine}, "", errors));
+  EXPECT_EQ(spelling_frequency(spelling, "zebra"), 0u);
+  EXPECT_GT(spelling_frequency(spelling, "gamma"), 0u);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(WriterTest, IdentityFallsBackToLinkThenToAHash) {
   Item no_guid{"", "https://blog.example.org/noguid/", "No guid", "<p>linked</p>"};
   Item nothing{"", "", "Neither guid nor link", "<p>orphan</p>"};
