@@ -9,20 +9,15 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "indexer/schema.h"
+
 namespace blogsearch {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kStub = "XAPIANDB";
+constexpr const char* kStub = schema::kStubFile;
 constexpr const char* kGenPrefix = "gen-";
-
-std::string live_name(const std::string& path) {
-  std::ifstream in(fs::path(path) / kStub);
-  std::string word, name;
-  in >> word >> name;
-  return word == "auto" ? name : std::string();
-}
 
 }  // namespace
 
@@ -64,7 +59,7 @@ void switch_generation(const std::string& path, const std::string& generation) {
 }
 
 void remove_stale_generations(const std::string& path) {
-  const std::string live = live_name(path);
+  const std::string live = schema::live_generation(path);
   if (live.empty()) return;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(path, ec)) {

@@ -140,20 +140,30 @@ inline std::string resolve_db_path(const std::string& from_option) {
   return std::string(home && *home ? home : ".") + "/.local/share/blogsearch/db";
 }
 
-// Spelling data ("did you mean") is a glass database of its own in the
-// subdirectory "spelling" of the live database directory (the generation the
-// XAPIANDB stub names, see db_layout.h), so that it can be written by another
-// thread than the documents. Databases written before it was moved hold
-// their spelling data in the main database: readers use both. Returns the
-// path for `db_path` (a database directory, or one generation); never throws
+// A database directory's stub file (db_layout.h) names its live generation.
+inline constexpr const char* kStubFile = "XAPIANDB";
+
+// The generation the stub in `db_path` names ("auto gen-..."); "" when there
+// is no stub or it names anything but a directory beside it. Never throws
 // except std::bad_alloc.
-inline std::string spelling_db_path(const std::string& db_path) {
-  std::ifstream stub(db_path + "/XAPIANDB");
+inline std::string live_generation(const std::string& db_path) {
+  std::ifstream stub(db_path + "/" + kStubFile);
   std::string kind, generation;
   if (stub >> kind >> generation && kind == "auto" && generation.find('/') == std::string::npos &&
       generation != "." && generation != "..")
-    return db_path + "/" + generation + "/spelling";
-  return db_path + "/spelling";
+    return generation;
+  return {};
+}
+
+// Spelling data ("did you mean") is a glass database of its own in the
+// subdirectory "spelling" of the live database directory, so that it can be
+// written by another thread than the documents. Databases written before it
+// was moved hold their spelling data in the main database: readers use
+// both. Returns the path for `db_path` (a database directory, or one
+// generation).
+inline std::string spelling_db_path(const std::string& db_path) {
+  const std::string generation = live_generation(db_path);
+  return db_path + (generation.empty() ? "" : "/" + generation) + "/spelling";
 }
 
 }  // namespace blogsearch::schema
