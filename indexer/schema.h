@@ -22,7 +22,8 @@
 namespace blogsearch::schema {
 
 // 2: the plain text moved from the JSON document data to kSlotText.
-inline constexpr int kSchemaVersion = 2;
+// 3: the facet terms of each post in kSlotFacets.
+inline constexpr int kSchemaVersion = 3;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
 inline constexpr const char* kId = "Q";               // unique post id (boolean)
@@ -56,7 +57,17 @@ enum Slot : Xapian::valueno {
   // document data so that reading a result's fields does not scan (and
   // inflate) the whole text: that was a fifth of a search's instructions.
   kSlotText = 5,
+  // The post's facet terms (kCategory, kMonth, kAuthorExact and kFeed), in
+  // term order, each preceded by one byte holding its length (terms are at
+  // most kMaxTermBytes long): facet_value() makes it, for_each_facet_term()
+  // reads it. Counting the facets of a search's matches reads this one
+  // value per match instead of a posting list per category, author, feed
+  // and month.
+  kSlotFacets = 6,
 };
+
+// The prefixes whose terms kSlotFacets holds.
+inline constexpr const char* kFacetPrefixes[] = {kCategory, kMonth, kAuthorExact, kFeed};
 
 // ---- Query-parser field names -> prefixes ---------------------------------
 struct FieldPrefix {
@@ -117,6 +128,34 @@ inline std::string make_term(std::string_view prefix, std::string_view value) {
     term += hex64(h.low64);
   }
   return term;
+}
+
+// The kSlotFacets value of a document: its terms with a facet prefix.
+inline std::string facet_value(const Xapian::Document& doc) {
+  std::string value;
+  for (std::string_view prefix : kFacetPrefixes) {
+    Xapian::TermIterator t = doc.termlist_begin();
+    for (t.skip_to(std::string(prefix)); t != doc.termlist_end(); ++t) {
+      const std::string term = *t;
+      if (term.compare(0, prefix.size(), prefix) != 0) break;
+      if (term.size() > kMaxTermBytes) continue;  // Xapian refuses these anyway
+      value += static_cast<char>(term.size());
+      value += term;
+    }
+  }
+  return value;
+}
+
+// Calls f(std::string_view term) for each term of a kSlotFacets value; stops
+// at a length that runs past the end (a damaged value).
+template <typename F>
+void for_each_facet_term(std::string_view value, F f) {
+  while (!value.empty()) {
+    const std::size_t n = static_cast<unsigned char>(value[0]);
+    if (n + 1 > value.size()) return;
+    f(value.substr(1, n));
+    value.remove_prefix(n + 1);
+  }
 }
 
 // Exact-match terms (author, category, feed, host) are case-insensitive.

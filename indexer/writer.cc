@@ -238,7 +238,8 @@ struct Writer::Impl {
     return doc;
   }
 
-  // Values, feed terms and data that change without a new version.
+  // Values, feed terms and data that change without a new version; the
+  // facet value last, from the terms the document now has.
   void refresh_metadata(Xapian::Document& doc, PostState& st) {
     json& d = st.data;
     d["content_hash"] = st.hash;
@@ -253,6 +254,7 @@ struct Writer::Impl {
     doc.add_value(schema::kSlotFirstSeen, Xapian::sortable_serialise(static_cast<double>(st.first_seen)));
     doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
     doc.add_value(schema::kSlotContentHash, st.hash);
+    doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
     doc.set_data(d.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 

@@ -1,7 +1,8 @@
 #include "query/facets.h"
 
 #include <algorithm>
-#include <ctime>
+#include <string_view>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -47,84 +48,28 @@ const char* facet_prefix(const std::string& name) {
 }
 
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
-    : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {
-  for (std::size_t i = 0; i < prefixes_.size(); ++i)
-    if (prefixes_[i] == schema::kMonth) month_ = i;
-}
+    : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {}
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
 void FacetSpy::count(const Xapian::Database& db) {
   if (prefixes_.empty() || matched_.empty()) return;
-  const std::size_t n = matched_.size(), total = db.get_doccount();
-  // A value per match costs less than a posting list per month while
-  // under a quarter of the posts match.
-  const bool months_by_values = month_ != kNone && n * 4 < total;
-  if (months_by_values) count_months_by_values(db);
-  const Skip skip = [&](std::size_t i) { return months_by_values && i == month_; };
-  // A termlist costs far more than a posting (it is compressed and holds
-  // every word of the post): only read them when very few documents match.
-  if (n * 64 < total) count_by_termlists(db, skip);
-  else count_by_postlists(db, skip);
-}
-
-void FacetSpy::count_months_by_values(const Xapian::Database& db) {
-  std::vector<Xapian::docid> sorted = matched_;
-  std::sort(sorted.begin(), sorted.end());
-  std::map<int, Xapian::doccount> by_month;  // year * 100 + month
-  Xapian::ValueIterator v = db.valuestream_begin(schema::kSlotPublished);
-  for (Xapian::docid did : sorted) {
-    v.skip_to(did);
-    if (v == db.valuestream_end(schema::kSlotPublished)) break;
-    if (v.get_docid() != did) continue;
-    const auto t = static_cast<std::time_t>(Xapian::sortable_unserialise(*v));
-    std::tm tm{};
-    if (gmtime_r(&t, &tm)) ++by_month[(tm.tm_year + 1900) * 100 + tm.tm_mon + 1];
-  }
-  for (const auto& [month, n] : by_month)
-    if (month >= 100001 && month <= 999912) counts_[month_][schema::kMonth + std::to_string(month)] = n;
-}
-
-void FacetSpy::count_by_termlists(const Xapian::Database& db, const Skip& skip) {
-  std::vector<std::size_t> order(prefixes_.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [this](auto a, auto b) { return prefixes_[a] < prefixes_[b]; });
+  std::sort(matched_.begin(), matched_.end());
+  // Posts of one feed and month without categories share their value, so
+  // count each distinct value once and its terms after.
+  std::unordered_map<std::string, Xapian::doccount> by_value;
+  Xapian::ValueIterator v = db.valuestream_begin(schema::kSlotFacets);
+  const Xapian::ValueIterator end = db.valuestream_end(schema::kSlotFacets);
   for (Xapian::docid did : matched_) {
-    Xapian::TermIterator it = db.termlist_begin(did);
-    for (std::size_t i : order) {
-      if (skip(i)) continue;
-      const std::string& prefix = prefixes_[i];
-      it.skip_to(prefix);
-      for (; it != db.termlist_end(did); ++it) {
-        const std::string term = *it;
-        if (term.compare(0, prefix.size(), prefix) != 0) break;
-        ++counts_[i][term];
-      }
-      if (it == db.termlist_end(did)) break;
-    }
+    v.skip_to(did);
+    if (v == end) break;
+    if (v.get_docid() == did) ++by_value[*v];
   }
-}
-
-void FacetSpy::count_by_postlists(const Xapian::Database& db, const Skip& skip) {
-  const bool everything = matched_.size() == db.get_doccount();
-  std::vector<char> is_match;
-  if (!everything) {
-    is_match.assign(db.get_lastdocid() + 1, 0);
-    for (Xapian::docid did : matched_) is_match[did] = 1;
-  }
-  for (std::size_t i = 0; i < prefixes_.size(); ++i) {
-    if (skip(i)) continue;
-    const std::string& prefix = prefixes_[i];
-    for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
-      Xapian::doccount n = 0;
-      if (everything) {
-        n = t.get_termfreq();
-      } else {
-        const std::string term = *t;
-        for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) n += is_match[*p];
-      }
-      if (n) counts_[i][*t] = n;
-    }
+  for (const auto& [value, n] : by_value) {
+    schema::for_each_facet_term(value, [&](std::string_view term) {
+      for (std::size_t i = 0; i < prefixes_.size(); ++i)
+        if (term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0) counts_[i][std::string(term)] += n;
+    });
   }
 }
 

@@ -362,8 +362,8 @@ TEST(FormatOpenSearch, WellFormedWithTemplates) {
   EXPECT_NE(xml.find("<ShortName>Blog search</ShortName>"), std::string::npos);
 }
 
-// ---- facet counts (searcher.cc counts from termlists for few matches and
-// from posting lists for many; both must agree with a plain count) ---------
+// ---- facet counts (facets.cc reads schema::kSlotFacets of every match; the
+// counts must agree with a plain count however many documents match) ------
 
 TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
   const fs::path dir = fs::temp_directory_path() / ("cgi_test_facets." + std::to_string(::getpid()));
@@ -385,7 +385,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, "author" + std::to_string(i % 3)));
       doc.add_boolean_term(schema::exact_term(schema::kFeed, "feed" + std::to_string(i % 2)));
       // The M term and the published value hold the same date, as the
-      // writer makes them (the month facet is counted from the value).
+      // writer makes them.
       std::tm day{};
       day.tm_year = 2026 - 1900;
       day.tm_mon = i % 12;
@@ -393,6 +393,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       day.tm_hour = i % 24;
       doc.add_boolean_term(std::string(schema::kMonth) + "2026" + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1));
       doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(timegm(&day))));
+      doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
       doc.set_data("{\"id\":\"p" + std::to_string(i) + "\"}");
       db.add_document(doc);
     }
@@ -413,9 +414,9 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
     return want;
   };
   const std::pair<std::string, std::function<bool(int)>> cases[] = {
-      {"word5", [](int i) { return i == 5; }},          // one match: termlists
-      {"even", [](int i) { return i % 2 == 0; }},       // half: posting lists
-      {"common", [](int) { return true; }},             // all: term frequencies
+      {"word5", [](int i) { return i == 5; }},
+      {"even", [](int i) { return i % 2 == 0; }},
+      {"common", [](int) { return true; }},
   };
   for (const auto& [query, in] : cases) {
     SearchRequest r;

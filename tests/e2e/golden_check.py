@@ -16,6 +16,8 @@ import sys
 import xapian
 
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
+SLOT_FACETS = 6  # kSlotFacets: the facet terms, each after a length byte
+FACET_PREFIXES = ("K", "M", "XAUTHOR", "XFEED")
 
 PT = "https://pytorch.org/?p="
 TN = "tag:tensor-notes.example.org,2026:post-"
@@ -52,12 +54,35 @@ def phrase_matches(db, words, docid):
     return any(m.docid == docid for m in enquire.get_mset(0, db.get_doccount()))
 
 
+def unpack_facet_value(value):
+    terms = []
+    while value:
+        n = value[0]
+        check(1 + n <= len(value), f"facet value runs past its end: {value!r}")
+        terms.append(value[1:1 + n].decode("utf-8"))
+        value = value[1 + n:]
+    return terms
+
+
+def check_facet_values(db):
+    """Every document's facet value lists exactly its K, M, XAUTHOR and
+    XFEED terms, in term order."""
+    for post in db.postlist(""):
+        doc = db.get_document(post.docid)
+        want = sorted(t for t in terms_of(doc) if t.startswith(FACET_PREFIXES))
+        got = unpack_facet_value(doc.get_value(SLOT_FACETS))
+        check(got == want, f"document {post.docid}: facet value {got}, terms {want}")
+        check(any(t.startswith("XFEED") for t in got) and any(t.startswith("M") for t in got),
+              f"document {post.docid}: facet value {got} lacks a feed or a month")
+
+
 def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"2",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'2'")
+    check(db.get_metadata("schema_version") == b"3",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'3'")
+    check_facet_values(db)
     for feed in ("pytorch", "tensor-notes", "kernel-digest"):
         meta = db.get_metadata("feed:" + feed)
         check(meta != b"", f"metadata feed:{feed} missing")
