@@ -268,10 +268,12 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
       // DatabaseUnavailable or a Xapian error passed on as runtime_error:
       // during a rebuild the generation this searcher read may be gone, so
       // open the database again (the stub now names the new one) and retry.
+      // A missing database or one of another schema stays so: no retry.
       forget_searcher();
       struct stat st {};
       const bool exists = ::stat(env.database.c_str(), &st) == 0;
-      if (!exists || attempt >= options_.retries) {
+      const bool lasting = dynamic_cast<const SchemaMismatch*>(&e) != nullptr;
+      if (!exists || lasting || attempt >= options_.retries) {
         log(e.what());
         const bool unavailable = dynamic_cast<const DatabaseUnavailable*>(&e) != nullptr;
         return error_response({unavailable ? 503 : 500,

@@ -6,8 +6,8 @@
 //
 // Failures:
 //   DatabaseUnavailable  the database is missing, unreadable or of another
-//                        schema version (the message names the path and the
-//                        command that creates it);
+//                        schema version (then SchemaMismatch); the message
+//                        names the path and the command that creates it;
 //   QueryError           (query_builder.h) bad query syntax, bad dates, or a
 //                        wildcard that expands to too many terms.
 // A database modified while a search runs (Xapian::DatabaseModifiedError,
@@ -31,6 +31,12 @@ namespace blogsearch {
 class DatabaseUnavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A database of another schema version: opening it again will not help.
+class SchemaMismatch : public DatabaseUnavailable {
+ public:
+  using DatabaseUnavailable::DatabaseUnavailable;
 };
 
 enum class SortOrder {

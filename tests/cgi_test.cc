@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -550,6 +551,26 @@ TEST_F(CgiAppTest, MissingDatabaseIs503WithoutPath) {
   EXPECT_NE(logged_.find("secret-location"), std::string::npos) << "the path goes to the log";
   e.database.clear();
   EXPECT_EQ(app.handle(e).status, 503);
+}
+
+// Another schema version is answered at once: retrying (here with a pause
+// of 20 s) cannot make it readable.
+TEST_F(CgiAppTest, OtherSchemaVersionIs503WithoutRetrying) {
+  fs::create_directories(dir_);
+  {
+    Xapian::WritableDatabase db(db_, Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, "999");
+    db.commit();
+  }
+  CgiAppOptions options = quiet();
+  options.retry_pause_ms = 20000;
+  CgiApp app(options);
+  const auto start = std::chrono::steady_clock::now();
+  Response r = app.handle(env("q=compile"));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(r.body.find(db_), std::string::npos);
+  EXPECT_NE(logged_.find("schema version 999"), std::string::npos);
 }
 
 TEST_F(CgiAppTest, StartPageShowsWhatIsIndexed) {
