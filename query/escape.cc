@@ -2,6 +2,7 @@
 
 #include <uriparser/Uri.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <vector>
@@ -104,6 +105,12 @@ std::string html_attribute(std::string_view text) { return escape_markup(text); 
 std::string xml_text(std::string_view text) { return escape_markup(text); }
 
 std::string url_component(std::string_view text) {
+  // Most values (feed ids, months, page numbers, plain words) need nothing.
+  const auto unreserved = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+           c == '_' || c == '~';
+  };
+  if (std::all_of(text.begin(), text.end(), unreserved)) return std::string(text);
   const std::string valid = valid_text(text);
   // uriparser writes at most three bytes per input byte, plus the NUL.
   std::vector<char> out(valid.size() * 3 + 1);

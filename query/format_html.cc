@@ -322,10 +322,12 @@ int month_index(const std::string& yyyy_mm) {
   return std::atoi(yyyy_mm.substr(0, 4).c_str()) * 12 + std::atoi(yyyy_mm.substr(5, 2).c_str()) - 1;
 }
 
+// "YYYY-MM" (month_index() reads only such names, years 0 to 9999).
 std::string month_name(int index) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d", index / 12, index % 12 + 1);
-  return buf;
+  const int year = index / 12, month = index % 12 + 1;
+  return {static_cast<char>('0' + year / 1000 % 10), static_cast<char>('0' + year / 100 % 10),
+          static_cast<char>('0' + year / 10 % 10),   static_cast<char>('0' + year % 10),
+          '-', static_cast<char>('0' + month / 10),   static_cast<char>('0' + month % 10)};
 }
 
 // Matches per month, oldest left, with empty months as gaps; each bar links
