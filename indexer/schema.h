@@ -1,7 +1,7 @@
 // schema.h: THE one definition of how blogsearch lays posts out in Xapian.
 //
-// Every term prefix, value slot, metadata key and the document-data layout is
-// defined here and only here. The writer (indexer/) and the searcher (query/)
+// Every term prefix, value slot, metadata key and the layout of the post
+// record is defined here and only here. The writer (indexer/) and the searcher (query/)
 // both include this header; query/ includes nothing else from indexer/.
 // README.md mirrors the tables below: change both together and bump
 // kSchemaVersion when a change makes old databases unreadable.
@@ -22,7 +22,8 @@
 namespace blogsearch::schema {
 
 // 2: the plain text moved from the JSON document data to kSlotText.
-// 3: the facet terms of each post in kSlotFacets.
+// 3: the facet terms of each post in kSlotFacets; the record (the JSON
+//    object below) in kSlotRecord instead of the document data.
 inline constexpr int kSchemaVersion = 3;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
@@ -54,8 +55,8 @@ enum Slot : Xapian::valueno {
   kSlotLastSeen = 3,
   kSlotContentHash = 4,  // 16 hex digits of XXH3-64 over the item's content
   // The post's plain text, for snippets and `show`. Kept out of the JSON
-  // document data so that reading a result's fields does not scan (and
-  // inflate) the whole text: that was a fifth of a search's instructions.
+  // record so that reading a result's fields does not scan the whole text:
+  // that was a fifth of a search's instructions.
   kSlotText = 5,
   // The post's facet terms (kCategory, kMonth, kAuthorExact and kFeed), in
   // term order, each preceded by one byte holding its length (terms are at
@@ -64,6 +65,11 @@ enum Slot : Xapian::valueno {
   // value per match instead of a posting list per category, author, feed
   // and month.
   kSlotFacets = 6,
+  // The post's record, the JSON object described under "Post record" below.
+  // Glass compresses document data with zlib but stores values as they are,
+  // and every result of a search reads its record: inflating it took longer
+  // than finding and parsing it. The document data is left empty.
+  kSlotRecord = 7,
 };
 
 // The prefixes whose terms kSlotFacets holds.
@@ -88,7 +94,7 @@ inline constexpr const char* kMetaFeedPrefix = "feed:";
 // "snapshot:" + hex body hash -> RFC 3339 time it was ingested.
 inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 
-// ---- Document data --------------------------------------------------------
+// ---- Post record (kSlotRecord) ---------------------------------------------
 // One JSON object (nlohmann-json) per document:
 //   id, link, title            strings
 //   authors[], categories[]    strings, as written in the feed

@@ -62,7 +62,7 @@ std::optional<Time> json_time(const json& data, const char* key) {
 // every version seen in this batch.
 struct PostState {
   Xapian::docid docid = 0;  // 0 = not in the database yet
-  json data;                // the document data being built
+  json data;                // the post record being built (schema::kSlotRecord)
   std::string hash;         // current version
   Time first_seen = 0, last_seen = 0;
   Time version_first_seen = 0;  // when the current version first appeared
@@ -136,7 +136,7 @@ struct Writer::Impl {
     if (pit == db.postlist_end(term)) return nullptr;
     PostState st;
     st.docid = *pit;
-    st.data = json::parse(db.get_document(st.docid).get_data(), nullptr, false);
+    st.data = json::parse(db.get_document(st.docid).get_value(schema::kSlotRecord), nullptr, false);
     if (!st.data.is_object()) st.data = json::object();
     st.hash = st.data.value("content_hash", "");
     st.first_seen = json_time(st.data, "first_seen").value_or(0);
@@ -255,7 +255,7 @@ struct Writer::Impl {
     doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
     doc.add_value(schema::kSlotContentHash, st.hash);
     doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
-    doc.set_data(d.dump(-1, ' ', false, json::error_handler_t::replace));
+    doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   static void set_in_feed_term(Xapian::Document& doc, bool in_feed) {
@@ -340,14 +340,14 @@ struct Writer::Impl {
     for (auto it = mset.begin(); it != mset.end(); ++it) {
       if (in_batch.count(*it)) continue;
       Xapian::Document doc = it.get_document();
-      json d = json::parse(doc.get_data(), nullptr, false);
+      json d = json::parse(doc.get_value(schema::kSlotRecord), nullptr, false);
       if (!d.is_object()) continue;
       std::string key = d.value("id", "");
       if (in_newest.count(key) || posts.count(key)) continue;
       if (d.value("feed", json::object()).value("id", "") != feed.id) continue;
       d["in_feed"] = false;
       set_in_feed_term(doc, false);
-      doc.set_data(d.dump(-1, ' ', false, json::error_handler_t::replace));
+      doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
       db.replace_document(*it, doc);
     }
   }

@@ -22,7 +22,7 @@ std::string label_from_post(const Xapian::Database& db, const std::string& term,
                             const std::string& prefix, bool authors) {
   Xapian::PostingIterator p = db.postlist_begin(term);
   if (p == db.postlist_end(term)) return "";
-  PostRecord post = parse_post_record(db.get_document(*p).get_data(), *p);
+  PostRecord post = parse_post_record(db.get_document(*p).get_value(schema::kSlotRecord), *p);
   for (const auto& label : authors ? post.authors : post.categories)
     if (schema::exact_term(prefix, label) == term) return label;
   return "";

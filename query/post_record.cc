@@ -1,7 +1,7 @@
 // post_record.cc: a stored document back into a PostRecord.
 //
-// Every result of every search passes through here, so the document data
-// is read with RapidJSON's event parser, in place, straight into the
+// Every result of every search passes through here, so the stored record
+// (schema::kSlotRecord) is read with RapidJSON's event parser, in place, straight into the
 // record: nlohmann-json (which the rest of the project uses to write JSON)
 // built a tree of maps for the same bytes and took a fifth of a whole
 // search process, this a twentieth of that. The recursive in-place parse
@@ -148,7 +148,7 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
 }  // namespace
 
 PostRecord read_post_record(const Xapian::Document& doc, bool with_text) {
-  PostRecord p = parse_post_record(doc.get_data(), doc.get_docid());
+  PostRecord p = parse_post_record(doc.get_value(schema::kSlotRecord), doc.get_docid());
   if (with_text) p.text = doc.get_value(schema::kSlotText);
   return p;
 }

@@ -27,7 +27,7 @@ struct PostVersion {
   std::string snapshot;
 };
 
-// Every field of a post's stored document data (see schema.h). Times are
+// Every field of a post's stored record (schema.h: kSlotRecord). Times are
 // RFC 3339 UTC strings as stored; "" when the feed did not give one.
 struct PostRecord {
   Xapian::docid docid = 0;
@@ -51,10 +51,10 @@ struct PostRecord {
   std::vector<PostVersion> history;  // oldest first
 };
 
-// Builds a record from a document: its JSON data and, `with_text`, the
-// plain text from its value slot.
+// Builds a record from a document: its JSON record and, `with_text`, its
+// plain text, each from its value slot.
 PostRecord read_post_record(const Xapian::Document& doc, bool with_text);
-// Builds a record from the JSON document data alone (no text).
+// Builds a record from the JSON record alone (no text).
 PostRecord parse_post_record(std::string data, Xapian::docid docid);
 
 // A piece of a snippet; `match` marks words that matched the query.

@@ -286,7 +286,7 @@ std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url)
   // posts when the host has none); a substring test skips most JSON parsing.
   auto matches = [&](Xapian::docid did) -> std::optional<PostRecord> {
     Xapian::Document doc = db_.get_document(did);
-    if (doc.get_data().find(id_or_url) == std::string::npos) return std::nullopt;
+    if (doc.get_value(schema::kSlotRecord).find(id_or_url) == std::string::npos) return std::nullopt;
     PostRecord post = read_post_record(doc, true);
     if (post.link == id_or_url) return post;
     return std::nullopt;

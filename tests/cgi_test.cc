@@ -395,7 +395,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       doc.add_boolean_term(std::string(schema::kMonth) + "2026" + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1));
       doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(timegm(&day))));
       doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
-      doc.set_data("{\"id\":\"p" + std::to_string(i) + "\"}");
+      doc.add_value(schema::kSlotRecord, "{\"id\":\"p" + std::to_string(i) + "\"}");
       db.add_document(doc);
     }
     db.commit();

@@ -1,4 +1,4 @@
-// Reading stored document data back into a PostRecord: every field of the
+// Reading a stored post record (schema::kSlotRecord) back into a PostRecord: every field of the
 // layout in indexer/schema.h, and data of another shape read safely.
 #include <gtest/gtest.h>
 

@@ -106,7 +106,7 @@ void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
       {"snapshot", p.feed + "/2026-10-03T000000Z.xml"},
       {"history", nlohmann::json::array()},
   };
-  doc.set_data(data.dump());
+  doc.add_value(schema::kSlotRecord, data.dump());
   const std::string q = schema::id_term(p.id);
   doc.add_boolean_term(q);
   doc.add_value(schema::kSlotFacets, schema::facet_value(doc));

@@ -71,8 +71,9 @@ class WriterTest : public ::testing::Test {
     return w.ingest(snaps, options);
   }
 
-  // Every document as {Q term -> data JSON + sorted terms + values}, minus
-  // nothing: a byte-for-byte view of what a search could see.
+  // Every document as {Q term -> data + sorted terms + values (the record
+  // among them)}, minus nothing: a byte-for-byte view of what a search
+  // could see.
   std::map<std::string, std::string> dump() {
     Xapian::Database db(db_);
     std::map<std::string, std::string> out;
@@ -94,7 +95,7 @@ class WriterTest : public ::testing::Test {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return nullptr;
-    return json::parse(db.get_document(*it).get_data());
+    return json::parse(db.get_document(*it).get_value(schema::kSlotRecord));
   }
 
   // The plain text the writer keeps for snippets (schema::kSlotText).

@@ -5,9 +5,10 @@ independently of the C++ code under test.
   db_state.py live DB             the live generation's directory (from DB/XAPIANDB)
   db_state.py ids DB              one Q term (post id) per line, sorted
   db_state.py dump DB             one line per document: id, then digests of its
-                                  data (minus ingest-time fields), terms and values
+                                  record (minus ingest-time fields), terms and
+                                  other values
   db_state.py feeds DB            "feed count" per line, sorted by feed id
-  db_state.py grep DB TEXT        every document data, term, value and
+  db_state.py grep DB TEXT        every document's data, term, value and
                                   metadata entry containing TEXT; exit 1 if any
 """
 import hashlib
@@ -16,6 +17,8 @@ import os
 import sys
 
 import xapian
+
+SLOT_RECORD = 7  # indexer/schema.h: kSlotRecord, the post record (JSON)
 
 # Fields that record when a run happened rather than what was indexed.
 INGEST_TIME_FIELDS = {"last_ingest", "ingested_at", "indexed_at"}
@@ -55,11 +58,11 @@ def main():
         lines = []
         for item in db.postlist(""):
             doc = db.get_document(item.docid)
-            data = json.loads(doc.get_data())
+            data = json.loads(doc.get_value(SLOT_RECORD))
             for k in INGEST_TIME_FIELDS:
                 data.pop(k, None)
             terms = [(t.term.decode("utf-8", "replace"), t.wdf) for t in doc.termlist()]
-            values = [(v.num, v.value.hex()) for v in doc.values()]
+            values = [(v.num, v.value.hex()) for v in doc.values() if v.num != SLOT_RECORD]
             lines.append(f"{q_term(doc)}\tdata={digest(data)}\tterms={digest(terms)}\tvalues={digest(values)}")
         print("\n".join(sorted(lines)))
     elif cmd == "feeds":

@@ -5,7 +5,7 @@ Usage: golden_check.py DB [DUMP_FILE]
 
 Checks the layout of indexer/schema.h against what the sample snapshots in
 data/ must produce: terms present, script/style text absent, and the fields
-of the document data JSON. Prints one line per failed check and exits 1 if
+of the post record JSON (value slot 7). Prints one line per failed check and exits 1 if
 any failed. With DUMP_FILE, also writes a canonical dump of every document
 (data + terms + values) there, so golden.sh can compare two runs.
 """
@@ -17,6 +17,7 @@ import xapian
 
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
 SLOT_FACETS = 6  # kSlotFacets: the facet terms, each after a length byte
+SLOT_RECORD = 7  # kSlotRecord: the post record, JSON
 FACET_PREFIXES = ("K", "M", "XAUTHOR", "XFEED")
 
 PT = "https://pytorch.org/?p="
@@ -167,7 +168,7 @@ def main():
         text_has=["Asynchronous saves", "future = dcp.async_save(state_dict"])
     doc = open_doc(db, PT + "9000004")
     if doc is not None:
-        data = json.loads(doc.get_data())
+        data = json.loads(doc.get_value(SLOT_RECORD))
         history = data.get("history") or []
         check(len(history) == 1, f"9000004: history has {len(history)} entries, want 1")
         if history:
@@ -225,7 +226,7 @@ def main():
         text_lacks=["plugh", "document.title"])
     doc = open_doc(db, TN + "41")
     if doc is not None:
-        cats = json.loads(doc.get_data()).get("categories")
+        cats = json.loads(doc.get_value(SLOT_RECORD)).get("categories")
         # atom:category: the term (as python3-feedparser does), not the label.
         check(cats == ["inductor", "debugging"],
               f"{TN}41: categories {cats!r}, want ['inductor', 'debugging']")
@@ -269,7 +270,7 @@ def main():
         text_has=["Warp specialization Recent Triton releases", "num_stages=1"])
     doc = open_doc(db, KD + "2026/09/issue-37")
     if doc is not None:
-        data = json.loads(doc.get_data())
+        data = json.loads(doc.get_value(SLOT_RECORD))
         when = data.get("published") or data.get("updated")
         check(when == "2026-09-14T06:00:00Z",
               f"{KD}2026/09/issue-37: published/updated {when!r}, want 2026-09-14T06:00:00Z")
@@ -290,7 +291,7 @@ def main():
                         (["hl", "register_tunable"], {PT + "9000002"})):
         enquire = xapian.Enquire(db)
         enquire.set_query(xapian.Query(xapian.Query.OP_PHRASE, words))
-        got = {json.loads(m.document.get_data()).get("id") for m in enquire.get_mset(0, 100)}
+        got = {json.loads(m.document.get_value(SLOT_RECORD)).get("id") for m in enquire.get_mset(0, 100)}
         check(want <= got, f"phrase {' '.join(words)!r} finds {sorted(got)}, want at least {sorted(want)}")
 
     if dump_path:
@@ -309,9 +310,9 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
     if doc is None:
         return
     try:
-        data = json.loads(doc.get_data())
+        data = json.loads(doc.get_value(SLOT_RECORD))
     except ValueError as e:
-        check(False, f"{post_id}: document data is not JSON ({e})")
+        check(False, f"{post_id}: the record is not JSON ({e})")
         return
     check(data.get("id") == post_id, f"{post_id}: data id is {data.get('id')!r}")
     for key, want in fields.items():
@@ -325,6 +326,7 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
               f"{post_id}: phrase {' '.join(words)!r} does not match")
     text = doc.get_value(SLOT_TEXT).decode("utf-8")
     check("text" not in data, f"{post_id}: the text belongs in value slot {SLOT_TEXT}, not the JSON")
+    check(doc.get_data() == b"", f"{post_id}: the document data is not empty (the record is in a value)")
     for s in text_has:
         check(s in text, f"{post_id}: text lacks {s!r}")
     for s in text_lacks:

@@ -185,7 +185,7 @@ for t in db.allterms():
     t.term.decode("utf-8")
     assert b"\0" not in t.term, t.term
 for item in db.postlist(""):
-    data = db.get_document(item.docid).get_data()
+    data = db.get_document(item.docid).get_value(7)  # kSlotRecord, the post record
     data.decode("utf-8")
     assert b"\\u0000" not in data, data[:80]
 PY

@@ -26,7 +26,7 @@ import json, sys, xapian
 db = xapian.Database(sys.argv[1])
 bad = []
 for item in db.postlist(""):
-    d = json.loads(db.get_document(item.docid).get_data())
+    d = json.loads(db.get_document(item.docid).get_value(7))  # kSlotRecord
     for key in ("id", "title", "first_seen", "last_seen", "versions", "in_feed", "feed"):
         if key not in d:
             bad.append((d.get("id"), key))

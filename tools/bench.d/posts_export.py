@@ -4,9 +4,9 @@ one HTML file per post for Omega's omindex, and an SQLite FTS5 table.
 
     posts_export.py --db XAPIAN_DB --html DIR --sqlite FILE
 
-Each document's data is read as blogsearch's JSON (title, link, text); data
-that is not JSON is read as the python baseline writes it (title, newline,
-text), so the harness can be tried before `blogsearch-index add` exists.
+Each document's record (value slot 7) is read as blogsearch's JSON (title,
+link, text); a document without one has its data read as the python
+baseline writes it (title, newline, text).
 Exits 2 with a one-line message when the database cannot be read.
 """
 
@@ -20,13 +20,14 @@ import sys
 import xapian
 
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
+SLOT_RECORD = 7  # kSlotRecord: the post record (JSON)
 
 
 def read_posts(db_path):
     db = xapian.Database(db_path)
     for item in db.postlist(""):
         doc = db.get_document(item.docid)
-        data = doc.get_data().decode("utf-8", "replace")
+        data = (doc.get_value(SLOT_RECORD) or doc.get_data()).decode("utf-8", "replace")
         text = doc.get_value(SLOT_TEXT).decode("utf-8", "replace")
         try:
             fields = json.loads(data)
