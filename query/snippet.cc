@@ -1,6 +1,7 @@
 #include "query/snippet.h"
 
 #include <algorithm>
+#include <array>
 
 namespace blogsearch {
 
@@ -218,7 +219,15 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
   if (w.end <= w.begin) return parts;
   const std::string_view passage = text.substr(w.begin, w.end - w.begin);
 
+  // Most words start with a letter no query word, stem or prefix starts
+  // with: those are passed over without being lowercased.
+  std::array<bool, 128> first{};
+  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+    for (const auto& n : *set)
+      if (!n.empty() && static_cast<unsigned char>(n[0]) < 128) first[static_cast<unsigned char>(n[0])] = true;
   auto matches = [&](std::string_view word) {
+    const auto c = static_cast<unsigned char>(word[0]);
+    if (c < 128 && !first[static_cast<unsigned char>(ascii_lower(static_cast<char>(c)))]) return false;
     const std::string lower = lowercase(word);
     if (terms.words.count(lower)) return true;
     for (const auto& p : terms.prefixes)
