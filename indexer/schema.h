@@ -1,8 +1,9 @@
 // schema.h: THE one definition of how blogsearch lays posts out in Xapian.
 //
 // Every term prefix, value slot, metadata key and the layout of the post
-// record is defined here and only here. The writer (indexer/) and the searcher (query/)
-// both include this header; query/ includes nothing else from indexer/.
+// record is defined here and only here. The writer (indexer/) and the
+// searcher (query/) both include this header; query/ includes nothing else
+// from indexer/.
 // README.md mirrors the tables below: change both together and bump
 // kSchemaVersion when a change makes old databases unreadable.
 //

@@ -322,8 +322,13 @@ int month_index(const std::string& yyyy_mm) {
   return std::atoi(yyyy_mm.substr(0, 4).c_str()) * 12 + std::atoi(yyyy_mm.substr(5, 2).c_str()) - 1;
 }
 
-// "YYYY-MM" (month_index() reads only such names, years 0 to 9999).
+// "YYYY-MM", as month_index() reads it.
 std::string month_name(int index) {
+  if (index < 0 || index >= 10000 * 12) {  // not a four-digit year
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04d-%02d", index / 12, index % 12 + 1);
+    return buf;
+  }
   const int year = index / 12, month = index % 12 + 1;
   return {static_cast<char>('0' + year / 1000 % 10), static_cast<char>('0' + year / 100 % 10),
           static_cast<char>('0' + year / 10 % 10),   static_cast<char>('0' + year % 10),

@@ -1,10 +1,10 @@
 // post_record.cc: a stored document back into a PostRecord.
 //
 // Every result of every search passes through here, so the stored record
-// (schema::kSlotRecord) is read with RapidJSON's event parser, in place, straight into the
-// record: nlohmann-json (which the rest of the project uses to write JSON)
-// built a tree of maps for the same bytes and took a fifth of a whole
-// search process, this a twentieth of that. The recursive in-place parse
+// (schema::kSlotRecord) is read with RapidJSON's event parser, in place,
+// straight into the PostRecord: nlohmann-json (which the rest of the project
+// uses to write JSON) built a tree of maps for the same bytes and took a
+// fifth of a whole search process, this a twentieth of that. The recursive in-place parse
 // never touches RapidJSON's internal stack (whose first push is undefined
 // behaviour in RapidJSON 1.1.0), and the handler stops it at kMaxDepth so
 // nesting cannot run the C stack out.

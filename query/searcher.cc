@@ -90,9 +90,8 @@ Searcher::Searcher(const std::string& path) : path_(path) {
   std::string version = db_.get_metadata(schema::kMetaSchemaVersion);
   if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
     throw SchemaMismatch("the database at " + path + " has schema version " + version +
-                              ", this blogsearch reads version " +
-                              std::to_string(schema::kSchemaVersion) + "; rebuild it: remove it and " +
-                              create_hint(path));
+                         ", this blogsearch reads version " + std::to_string(schema::kSchemaVersion) +
+                         "; rebuild it: remove it and " + create_hint(path));
 }
 
 Searcher::~Searcher() = default;
