@@ -123,6 +123,7 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
         continue;
       }
       if (page > limits.max_page) out.notices.push_back("Only the first " + std::to_string(limits.max_page) + " pages can be shown.");
+      if (page == 0) out.notices.push_back("Pages are numbered from 1: showing page 1.");
       w.page = std::max(1u, std::min(page, limits.max_page));
     } else if (key == "n" && !seen_n) {
       seen_n = true;
@@ -134,6 +135,9 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
         continue;
       }
       w.n = std::max(1u, std::min(n, limits.max_per_page));
+      if (w.n != n)
+        out.notices.push_back("Results per page go from 1 to " + std::to_string(limits.max_per_page) + ": showing " +
+                              std::to_string(w.n) + ".");
     } else if (key == "sort" && !seen_sort) {
       seen_sort = true;
       if (value.empty()) continue;

@@ -106,9 +106,15 @@ TEST(CgiRequest, FirstOfARepeatedSingleParameterWins) {
 }
 
 TEST(CgiRequest, NumbersAreClampedWithNotice) {
+  for (const char* qs : {"n=1000", "n=0", "page=0"}) {
+    DecodedRequest d = decode_query_string(qs);
+    EXPECT_EQ(d.error, "") << qs;
+    EXPECT_EQ(d.notices.size(), 1u) << qs;
+  }
   EXPECT_EQ(decode_query_string("n=1000").query.n, 100u);
   EXPECT_EQ(decode_query_string("n=0").query.n, 1u);
   EXPECT_EQ(decode_query_string("page=0").query.page, 1u);
+  EXPECT_TRUE(decode_query_string("n=100&page=1000").notices.empty());
   DecodedRequest far = decode_query_string("page=99999999999999999999");
   EXPECT_EQ(far.error, "");
   EXPECT_EQ(far.query.page, RequestLimits{}.max_page);
