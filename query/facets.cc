@@ -65,8 +65,9 @@ void FacetSpy::count(const Xapian::Database& db) {
     if (v == end) break;
     if (v.get_docid() == did) ++by_value[*v];
   }
-  for (const auto& [value, n] : by_value) {
-    schema::for_each_facet_term(value, [&](std::string_view term) {
+  for (const auto& entry : by_value) {
+    const Xapian::doccount n = entry.second;  // a lambda cannot capture a structured binding in C++17
+    schema::for_each_facet_term(entry.first, [&](std::string_view term) {
       for (std::size_t i = 0; i < prefixes_.size(); ++i)
         if (term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0) counts_[i][std::string(term)] += n;
     });
