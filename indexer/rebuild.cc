@@ -18,7 +18,9 @@ constexpr std::chrono::milliseconds kReaderGrace{1500};
 
 IngestSummary rebuild_database(const std::string& db_path, const std::vector<Snapshot>& snapshots,
                                const IngestOptions& options) {
-  Writer live(db_path);  // holds the write lock for the whole rebuild
+  // Holds the write lock for the whole rebuild. The database it replaces
+  // may be of an older schema version: rebuilding is how it is upgraded.
+  Writer live(db_path, Writer::AnySchema{});
   if (!has_generations(db_path))
     throw DatabaseError("database " + db_path +
                         " was not created by blogsearch-index and cannot be switched atomically; "

@@ -4,7 +4,8 @@
 // one keeps serving searches and stays write-locked, then switched in
 // atomically; the old generation is removed. Per-feed fetch state is carried
 // over. A failure or a kill leaves the live database untouched (the partial
-// generation is removed now or by the next writer).
+// generation is removed now or by the next writer). The live database may be
+// of an older schema version: a rebuild is how it is brought up to date.
 // Throws DatabaseLocked / DatabaseError (writer.h).
 #pragma once
 

@@ -83,6 +83,7 @@ struct Writer::Impl {
   std::string path;
   Xapian::WritableDatabase db;
   bool wrote_lock_info = false;
+  bool other_schema = false;  // opened with AnySchema and not of ours
 
   // Current batch (one feed).
   std::string feed_id;
@@ -421,7 +422,11 @@ struct Writer::Impl {
 
 };
 
-Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
+Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) { open(path, false); }
+
+Writer::Writer(const std::string& path, AnySchema) : impl_(std::make_unique<Impl>()) { open(path, true); }
+
+void Writer::open(const std::string& path, bool any_schema) {
   impl_->path = path;
   try {
     create_database_layout(path);
@@ -441,9 +446,12 @@ Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) {
   }
   impl_->spelling = std::make_unique<SpellingWriter>(schema::spelling_db_path(path));
   std::string version = impl_->db.get_metadata(schema::kMetaSchemaVersion);
-  if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
+  impl_->other_schema = !version.empty() && version != std::to_string(schema::kSchemaVersion);
+  if (impl_->other_schema && !any_schema)
     throw DatabaseError("database " + path + " has schema version " + version + ", this blogsearch writes " +
-                        std::to_string(schema::kSchemaVersion) + "; rebuild it into a new --db");
+                        std::to_string(schema::kSchemaVersion) +
+                        "; rebuild it from the snapshot archive (blogsearch-index rebuild) or add the "
+                        "snapshots to a new --db");
   std::ofstream info(fs::path(path) / kLockInfoFile, std::ios::trunc);
   info << "pid " << getpid() << ", since " << format_rfc3339(std::time(nullptr)) << '\n';
   impl_->wrote_lock_info = static_cast<bool>(info);
@@ -461,6 +469,8 @@ Writer::~Writer() {
 Xapian::WritableDatabase& Writer::database() { return impl_->db; }
 
 IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const IngestOptions& options) {
+  if (impl_->other_schema)
+    throw DatabaseError("database " + impl_->path + " is of another schema version: it can only be rebuilt");
   auto start = std::chrono::steady_clock::now();
   IngestSummary summary, reading;
   Impl& w = *impl_;

@@ -69,8 +69,13 @@ struct IngestOptions {
 class Writer {
  public:
   // Opens or creates the database at `path`. Throws DatabaseLocked when
-  // another process holds the write lock, DatabaseError otherwise.
+  // another process holds the write lock, DatabaseError otherwise (also for
+  // a database of another schema version).
   explicit Writer(const std::string& path);
+  // What a rebuild uses for the database it replaces: any schema version is
+  // opened, to hold the lock and read the feeds' metadata, never to ingest.
+  struct AnySchema {};
+  Writer(const std::string& path, AnySchema);
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -83,6 +88,7 @@ class Writer {
   Xapian::WritableDatabase& database();
 
  private:
+  void open(const std::string& path, bool any_schema);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -91,7 +91,8 @@ Searcher::Searcher(const std::string& path) : path_(path) {
   if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
     throw SchemaMismatch("the database at " + path + " has schema version " + version +
                          ", this blogsearch reads version " + std::to_string(schema::kSchemaVersion) +
-                         "; rebuild it: remove it and " + create_hint(path));
+                         "; rebuild it from the snapshot archive (blogsearch-index rebuild --db " + path +
+                         "), or remove it and " + create_hint(path));
 }
 
 Searcher::~Searcher() = default;

@@ -790,5 +790,36 @@ TEST(SearcherOnWriter, ReopenFollowsARebuild) {
   fs::remove_all(dir);
 }
 
+// A database of an older schema version is refused by searches and by
+// `add`, and brought up to date by a rebuild from the snapshots.
+TEST(SearcherOnWriter, RebuildUpgradesAnOlderSchemaVersion) {
+  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
+  char tmpl[] = "/tmp/query_test_upgrade.XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  const std::string path = dir + "/db";
+  std::vector<std::string> errors;
+  const auto snapshots = collect_snapshots({data + "/pytorch"}, "", errors);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  {
+    Writer writer(path);
+    writer.ingest(snapshots);
+    writer.database().set_metadata(schema::kMetaSchemaVersion, "2");
+    writer.database().commit();
+  }
+  EXPECT_THROW(Searcher{path}, SchemaMismatch);
+  EXPECT_THROW(Writer{path}, DatabaseError);
+  EXPECT_THROW(Writer(path, Writer::AnySchema{}).ingest(snapshots), DatabaseError);
+  rebuild_database(path, snapshots);
+  Searcher s(path);
+  SearchRequest r;
+  r.query.filters.since = 0;
+  r.exact_count = true;
+  EXPECT_GT(s.search(r).total.estimated, 0u);
+  EXPECT_EQ(Xapian::Database(path).get_metadata(schema::kMetaSchemaVersion),
+            std::to_string(schema::kSchemaVersion));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace blogsearch
