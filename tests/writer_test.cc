@@ -107,6 +107,18 @@ class WriterTest : public ::testing::Test {
     return db.get_document(*it).get_value(schema::kSlotText);
   }
 
+  // The terms held in the post's facet value (schema::kSlotFacets).
+  std::vector<std::string> facet_terms_of(const std::string& id) {
+    Xapian::Database db(db_);
+    std::string term = schema::id_term(id);
+    auto it = db.postlist_begin(term);
+    if (it == db.postlist_end(term)) return {};
+    std::vector<std::string> terms;
+    schema::for_each_facet_term(db.get_document(*it).get_value(schema::kSlotFacets),
+                                [&](std::string_view t) { terms.emplace_back(t); });
+    return terms;
+  }
+
   long count(const std::string& word) {
     Xapian::Database db(db_);
     return static_cast<long>(db.get_termfreq(word));
@@ -194,6 +206,28 @@ TEST_F(WriterTest, EditReplacesDocumentAndCountsVersion) {
   EXPECT_EQ(a["history"][0]["last_seen"], "2026-09-02T01:00:00Z");
   EXPECT_EQ(count("sparsity"), 1);
   EXPECT_EQ(count("quantization"), 0);
+}
+
+// The facet value follows the document's terms: a second feed that carries
+// the post, then an edit that changes its categories.
+TEST_F(WriterTest, FacetValueFollowsFeedsAndCategories) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  EXPECT_EQ(facet_terms_of(kA.guid),
+            (std::vector<std::string>{"Kblog", "M202609", "XAUTHORada lovelace", "XFEEDtestfeed"}));
+  fs::create_directories(root_ / "feeds" / "otherfeed");
+  const fs::path other = root_ / "feeds" / "otherfeed" / "2026-09-03T010000Z.xml";
+  std::ofstream(other) << rss({kA}, "Thu, 03 Sep 2026 01:00:00 +0000");
+  ingest({other.string()});
+  EXPECT_EQ(facet_terms_of(kA.guid), (std::vector<std::string>{"Kblog", "M202609", "XAUTHORada lovelace",
+                                                               "XFEEDotherfeed", "XFEEDtestfeed"}));
+  Item edited = kA;
+  edited.categories = {"News", "Compilers"};
+  edited.body = "<p>The alpha release, revised.</p>";
+  ingest({snapshot("2026-09-05T010000Z", rss({edited}, "Sat, 05 Sep 2026 01:00:00 +0000"))});
+  EXPECT_EQ(facet_terms_of(kA.guid),
+            (std::vector<std::string>{"Kcompilers", "Knews", "M202609", "XAUTHORada lovelace", "XFEEDotherfeed",
+                                      "XFEEDtestfeed"}));
+  EXPECT_EQ(count("Kblog"), 0);
 }
 
 TEST_F(WriterTest, PostThatLeavesTheFeedStaysSearchable) {
