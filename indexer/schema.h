@@ -15,8 +15,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "xxhash.h"
 
@@ -59,12 +61,15 @@ enum Slot : Xapian::valueno {
   // record so that reading a result's fields does not scan the whole text:
   // that was a fifth of a search's instructions.
   kSlotText = 5,
-  // The post's facet terms (kCategory, kMonth, kAuthorExact and kFeed), in
-  // term order, each preceded by one byte holding its length (terms are at
-  // most kMaxTermBytes long): facet_value() makes it, for_each_facet_term()
-  // reads it. Counting the facets of a search's matches reads this one
-  // value per match instead of a posting list per category, author, feed
-  // and month.
+  // The post's facet terms (kCategory, kMonth, kAuthorExact and kFeed) in
+  // term order, each with its label: a byte holding the term's length (at
+  // most kMaxTermBytes), the term, a byte holding the label's length, the
+  // label. The label is the category or author as the feed wrote it; it is
+  // empty for feeds and months, and for a label over 255 bytes.
+  // facet_value() makes it, for_each_facet_term() reads it. Counting the
+  // facets of a search's matches reads this one value per match instead of
+  // a posting list per category, author, feed and month, and shows each
+  // label as a matching post wrote it without reading that post.
   kSlotFacets = 6,
   // The post's record, the JSON object described under "Post record" below.
   // Glass compresses document data with zlib but stores values as they are,
@@ -137,34 +142,6 @@ inline std::string make_term(std::string_view prefix, std::string_view value) {
   return term;
 }
 
-// The kSlotFacets value of a document: its terms with a facet prefix.
-inline std::string facet_value(const Xapian::Document& doc) {
-  std::string value;
-  for (std::string_view prefix : kFacetPrefixes) {
-    Xapian::TermIterator t = doc.termlist_begin();
-    for (t.skip_to(std::string(prefix)); t != doc.termlist_end(); ++t) {
-      const std::string term = *t;
-      if (term.compare(0, prefix.size(), prefix) != 0) break;
-      if (term.size() > kMaxTermBytes) continue;  // Xapian refuses these anyway
-      value += static_cast<char>(term.size());
-      value += term;
-    }
-  }
-  return value;
-}
-
-// Calls f(std::string_view term) for each term of a kSlotFacets value; stops
-// at a length that runs past the end (a damaged value).
-template <typename F>
-void for_each_facet_term(std::string_view value, F f) {
-  while (!value.empty()) {
-    const std::size_t n = static_cast<unsigned char>(value[0]);
-    if (n + 1 > value.size()) return;
-    f(value.substr(1, n));
-    value.remove_prefix(n + 1);
-  }
-}
-
 // Exact-match terms (author, category, feed, host) are case-insensitive.
 inline std::string lowercase_utf8(std::string_view s) {
   return Xapian::Unicode::tolower(std::string(s));
@@ -173,6 +150,47 @@ inline std::string lowercase_utf8(std::string_view s) {
 inline std::string id_term(std::string_view post_id) { return make_term(kId, post_id); }
 inline std::string exact_term(std::string_view prefix, std::string_view value) {
   return make_term(prefix, lowercase_utf8(value));
+}
+
+// The kSlotFacets value of a document: its terms with a facet prefix, the
+// kCategory and kAuthorExact ones labelled with the first of `categories`
+// and `authors` (as the feed wrote them) that makes the term.
+inline std::string facet_value(const Xapian::Document& doc, const std::vector<std::string>& authors,
+                               const std::vector<std::string>& categories) {
+  std::map<std::string, std::string_view> labels;
+  for (const auto& a : authors) labels.emplace(exact_term(kAuthorExact, a), a);
+  for (const auto& c : categories) labels.emplace(exact_term(kCategory, c), c);
+  std::string value;
+  for (std::string_view prefix : kFacetPrefixes) {
+    Xapian::TermIterator t = doc.termlist_begin();
+    for (t.skip_to(std::string(prefix)); t != doc.termlist_end(); ++t) {
+      const std::string term = *t;
+      if (term.compare(0, prefix.size(), prefix) != 0) break;
+      if (term.size() > kMaxTermBytes) continue;  // Xapian refuses these anyway
+      auto label = labels.find(term);
+      const std::string_view text = label == labels.end() || label->second.size() > 255 ? "" : label->second;
+      value += static_cast<char>(term.size());
+      value += term;
+      value += static_cast<char>(text.size());
+      value += text;
+    }
+  }
+  return value;
+}
+
+// Calls f(std::string_view term, std::string_view label) for each term of
+// a kSlotFacets value; stops at a length that runs past the end (a damaged
+// value).
+template <typename F>
+void for_each_facet_term(std::string_view value, F f) {
+  while (!value.empty()) {
+    const std::size_t n = static_cast<unsigned char>(value[0]);
+    if (n + 2 > value.size()) return;
+    const std::size_t m = static_cast<unsigned char>(value[n + 1]);
+    if (n + 2 + m > value.size()) return;
+    f(value.substr(1, n), value.substr(n + 2, m));
+    value.remove_prefix(n + 2 + m);
+  }
 }
 
 // Where the database lives: --db, else $BLOGSEARCH_DB, else

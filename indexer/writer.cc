@@ -52,6 +52,15 @@ std::string shorten(const std::string& text, std::size_t max_bytes) {
 
 json time_json(std::optional<Time> t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
 
+// The strings of a JSON array (none for anything else).
+std::vector<std::string> strings_of(const json& array) {
+  std::vector<std::string> out;
+  if (array.is_array())
+    for (const auto& v : array)
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
 std::optional<Time> json_time(const json& data, const char* key) {
   auto it = data.find(key);
   if (it == data.end() || !it->is_string()) return std::nullopt;
@@ -255,7 +264,7 @@ struct Writer::Impl {
     doc.add_value(schema::kSlotFirstSeen, Xapian::sortable_serialise(static_cast<double>(st.first_seen)));
     doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
     doc.add_value(schema::kSlotContentHash, st.hash);
-    doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
+    doc.add_value(schema::kSlotFacets, schema::facet_value(doc, strings_of(d["authors"]), strings_of(d["categories"])));
     doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 

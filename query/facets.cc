@@ -17,7 +17,8 @@ bool is_month_term(const std::string& term) {
   return std::all_of(term.begin() + 1, term.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The label as a feed wrote it, from the first post carrying the term.
+// The label as a feed wrote it, from the first post carrying the term (for
+// a label the facet value could not hold).
 std::string label_from_post(const Xapian::Database& db, const std::string& term,
                             const std::string& prefix, bool authors) {
   Xapian::PostingIterator p = db.postlist_begin(term);
@@ -48,7 +49,7 @@ const char* facet_prefix(const std::string& name) {
 }
 
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
-    : prefixes_(std::move(prefixes)), counts_(prefixes_.size()) {}
+    : prefixes_(std::move(prefixes)), counts_(prefixes_.size()), labels_(prefixes_.size()) {}
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
@@ -67,15 +68,20 @@ void FacetSpy::count(const Xapian::Database& db) {
   }
   for (const auto& entry : by_value) {
     const Xapian::doccount n = entry.second;  // a lambda cannot capture a structured binding in C++17
-    schema::for_each_facet_term(entry.first, [&](std::string_view term) {
-      for (std::size_t i = 0; i < prefixes_.size(); ++i)
-        if (term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0) counts_[i][std::string(term)] += n;
+    schema::for_each_facet_term(entry.first, [&](std::string_view term, std::string_view label) {
+      for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+        if (term.compare(0, prefixes_[i].size(), prefixes_[i]) != 0) continue;
+        const std::string key(term);
+        counts_[i][key] += n;
+        if (!label.empty()) labels_[i].emplace(key, label);
+      }
     });
   }
 }
 
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, Xapian::doccount>& counts, unsigned limit) {
+                 const std::map<std::string, Xapian::doccount>& counts,
+                 const std::map<std::string, std::string>& labels, unsigned limit) {
   Facet facet{name, {}};
   std::vector<std::pair<std::string, Xapian::doccount>> items;
   for (const auto& [term, count] : counts)
@@ -97,7 +103,8 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
     } else if (name == "feed") {
       v.label = feed_title(db, v.value);
     } else {
-      v.label = label_from_post(db, term, prefix, name == "author");
+      auto known = labels.find(term);
+      v.label = known != labels.end() ? known->second : label_from_post(db, term, prefix, name == "author");
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);
       else v.label = v.value;
     }

@@ -5,7 +5,7 @@
 // document while Xapian matches, and count() then reads the facet terms of
 // those documents from schema::kSlotFacets, one value stream in docid
 // order. A post can have several categories, authors and feeds; the value
-// holds them all.
+// holds them all, categories and authors with their labels as written.
 //
 // Xapian errors (a database modified under the search) propagate; the
 // searcher retries.
@@ -38,16 +38,22 @@ class FacetSpy : public Xapian::MatchSpy {
 
   // Term -> number of matching documents, for the i-th prefix.
   const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
+  // Term -> its label as the matching post with the lowest docid wrote it
+  // (categories and authors whose label the value holds).
+  const std::map<std::string, std::string>& labels(std::size_t i) const { return labels_[i]; }
 
  private:
   std::vector<std::string> prefixes_;
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
+  std::vector<std::map<std::string, std::string>> labels_;
   std::vector<Xapian::docid> matched_;
 };
 
 // The `limit` biggest values of one facet (months: the newest), with the
-// labels as the feeds wrote them.
+// labels as the feeds wrote them: from `labels` (FacetSpy::labels), else
+// from the first post that carries the term.
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, Xapian::doccount>& counts, unsigned limit);
+                 const std::map<std::string, Xapian::doccount>& counts,
+                 const std::map<std::string, std::string>& labels, unsigned limit);
 
 }  // namespace blogsearch

@@ -400,7 +400,10 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       day.tm_hour = i % 24;
       doc.add_boolean_term(std::string(schema::kMonth) + "2026" + (i % 12 < 9 ? "0" : "") + std::to_string(i % 12 + 1));
       doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(timegm(&day))));
-      doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
+      // Even posts write their categories "Cat<n>", odd ones "CAT<n>".
+      doc.add_value(schema::kSlotFacets,
+                    schema::facet_value(doc, {"Author" + std::to_string(i % 3)},
+                                        {(i % 2 == 0 ? "Cat" : "CAT") + std::to_string(i % 7), "All"}));
       doc.add_value(schema::kSlotRecord, "{\"id\":\"p" + std::to_string(i) + "\"}");
       db.add_document(doc);
     }
@@ -423,6 +426,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
   const std::pair<std::string, std::function<bool(int)>> cases[] = {
       {"word5", [](int i) { return i == 5; }},
       {"even", [](int i) { return i % 2 == 0; }},
+      {"odd", [](int i) { return i % 2 == 1; }},
       {"common", [](int) { return true; }},
   };
   for (const auto& [query, in] : cases) {
@@ -437,6 +441,13 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
     for (const auto& f : result.facets)
       for (const auto& v : f.values) got[f.name][v.value] = v.count;
     EXPECT_EQ(got, expected(in)) << query;
+    // Labels are as the matching posts wrote them.
+    if (query == "even" || query == "odd") {
+      for (const auto& v : result.facets[0].values) {
+        if (v.value == "all") continue;
+        EXPECT_EQ(v.label.substr(0, 3), query == "even" ? "Cat" : "CAT") << v.value;
+      }
+    }
   }
   fs::remove_all(dir);
 }

@@ -109,7 +109,7 @@ void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
   doc.add_value(schema::kSlotRecord, data.dump());
   const std::string q = schema::id_term(p.id);
   doc.add_boolean_term(q);
-  doc.add_value(schema::kSlotFacets, schema::facet_value(doc));
+  doc.add_value(schema::kSlotFacets, schema::facet_value(doc, p.authors, p.categories));
   db.replace_document(q, doc);
 }
 

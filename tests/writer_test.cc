@@ -107,7 +107,8 @@ class WriterTest : public ::testing::Test {
     return db.get_document(*it).get_value(schema::kSlotText);
   }
 
-  // The terms held in the post's facet value (schema::kSlotFacets).
+  // The terms held in the post's facet value (schema::kSlotFacets), as
+  // "term=label" where it holds a label.
   std::vector<std::string> facet_terms_of(const std::string& id) {
     Xapian::Database db(db_);
     std::string term = schema::id_term(id);
@@ -115,7 +116,9 @@ class WriterTest : public ::testing::Test {
     if (it == db.postlist_end(term)) return {};
     std::vector<std::string> terms;
     schema::for_each_facet_term(db.get_document(*it).get_value(schema::kSlotFacets),
-                                [&](std::string_view t) { terms.emplace_back(t); });
+                                [&](std::string_view t, std::string_view label) {
+                                  terms.emplace_back(label.empty() ? std::string(t) : std::string(t) + "=" + std::string(label));
+                                });
     return terms;
   }
 
@@ -212,21 +215,22 @@ TEST_F(WriterTest, EditReplacesDocumentAndCountsVersion) {
 // the post, then an edit that changes its categories.
 TEST_F(WriterTest, FacetValueFollowsFeedsAndCategories) {
   ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
-  EXPECT_EQ(facet_terms_of(kA.guid),
-            (std::vector<std::string>{"Kblog", "M202609", "XAUTHORada lovelace", "XFEEDtestfeed"}));
+  EXPECT_EQ(facet_terms_of(kA.guid), (std::vector<std::string>{"Kblog=Blog", "M202609",
+                                                               "XAUTHORada lovelace=Ada Lovelace", "XFEEDtestfeed"}));
   fs::create_directories(root_ / "feeds" / "otherfeed");
   const fs::path other = root_ / "feeds" / "otherfeed" / "2026-09-03T010000Z.xml";
   std::ofstream(other) << rss({kA}, "Thu, 03 Sep 2026 01:00:00 +0000");
   ingest({other.string()});
-  EXPECT_EQ(facet_terms_of(kA.guid), (std::vector<std::string>{"Kblog", "M202609", "XAUTHORada lovelace",
-                                                               "XFEEDotherfeed", "XFEEDtestfeed"}));
+  EXPECT_EQ(facet_terms_of(kA.guid),
+            (std::vector<std::string>{"Kblog=Blog", "M202609", "XAUTHORada lovelace=Ada Lovelace", "XFEEDotherfeed",
+                                      "XFEEDtestfeed"}));
   Item edited = kA;
   edited.categories = {"News", "Compilers"};
   edited.body = "<p>The alpha release, revised.</p>";
   ingest({snapshot("2026-09-05T010000Z", rss({edited}, "Sat, 05 Sep 2026 01:00:00 +0000"))});
   EXPECT_EQ(facet_terms_of(kA.guid),
-            (std::vector<std::string>{"Kcompilers", "Knews", "M202609", "XAUTHORada lovelace", "XFEEDotherfeed",
-                                      "XFEEDtestfeed"}));
+            (std::vector<std::string>{"Kcompilers=Compilers", "Knews=News", "M202609",
+                                      "XAUTHORada lovelace=Ada Lovelace", "XFEEDotherfeed", "XFEEDtestfeed"}));
   EXPECT_EQ(count("Kblog"), 0);
 }
 

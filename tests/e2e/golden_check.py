@@ -34,6 +34,7 @@ def check(ok, what):
         passed += 1
     else:
         failures.append(what)
+    return ok
 
 
 def open_doc(db, post_id):
@@ -56,25 +57,44 @@ def phrase_matches(db, words, docid):
 
 
 def unpack_facet_value(value):
-    terms = []
+    """[(term, label)] from a facet value: each a length byte and the term,
+    a length byte and the label."""
+    pairs = []
     while value:
         n = value[0]
-        check(1 + n <= len(value), f"facet value runs past its end: {value!r}")
-        terms.append(value[1:1 + n].decode("utf-8"))
-        value = value[1 + n:]
-    return terms
+        if not check(2 + n <= len(value), f"facet value runs past its end: {value!r}"):
+            break
+        m = value[1 + n]
+        if not check(2 + n + m <= len(value), f"facet label runs past its end: {value!r}"):
+            break
+        pairs.append((value[1:1 + n].decode("utf-8"), value[2 + n:2 + n + m].decode("utf-8")))
+        value = value[2 + n + m:]
+    return pairs
 
 
 def check_facet_values(db):
     """Every document's facet value lists exactly its K, M, XAUTHOR and
-    XFEED terms, in term order."""
+    XFEED terms, in term order; each category and author with the label
+    its record spells it with, feeds and months without one."""
     for post in db.postlist(""):
         doc = db.get_document(post.docid)
+        record = json.loads(doc.get_value(SLOT_RECORD))
         want = sorted(t for t in terms_of(doc) if t.startswith(FACET_PREFIXES))
-        got = unpack_facet_value(doc.get_value(SLOT_FACETS))
+        pairs = unpack_facet_value(doc.get_value(SLOT_FACETS))
+        got = [term for term, _ in pairs]
         check(got == want, f"document {post.docid}: facet value {got}, terms {want}")
         check(any(t.startswith("XFEED") for t in got) and any(t.startswith("M") for t in got),
               f"document {post.docid}: facet value {got} lacks a feed or a month")
+        for term, label in pairs:
+            if term.startswith("K"):
+                written = record.get("categories") or []
+            elif term.startswith("XAUTHOR"):
+                written = record.get("authors") or []
+            else:
+                check(label == "", f"document {post.docid}: {term} has a label {label!r}")
+                continue
+            check(label in written and term.endswith(label.lower()),
+                  f"document {post.docid}: {term} labelled {label!r}, record has {written}")
 
 
 def main():
