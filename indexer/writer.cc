@@ -264,7 +264,8 @@ struct Writer::Impl {
     doc.add_value(schema::kSlotFirstSeen, Xapian::sortable_serialise(static_cast<double>(st.first_seen)));
     doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
     doc.add_value(schema::kSlotContentHash, st.hash);
-    doc.add_value(schema::kSlotFacets, schema::facet_value(doc, strings_of(d["authors"]), strings_of(d["categories"])));
+    doc.add_value(schema::kSlotFacets, schema::facet_value(doc, strings_of(d.value("authors", json())),
+                                                           strings_of(d.value("categories", json()))));
     doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
