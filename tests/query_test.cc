@@ -702,22 +702,37 @@ TEST(SearcherDatabase, SearchesSurviveCommitsWhileOpen) {
   fs::remove_all(dir);
 }
 
+// Databases that the real writer builds from data/ in a directory of their
+// own (path_), removed after the test.
+class SearcherOnWriter : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
+    char tmpl[] = "/tmp/query_test_writer.XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    path_ = dir_ + "/db";
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  // The snapshots under data/`sub`.
+  std::vector<Snapshot> snapshots(const std::string& sub) {
+    std::vector<std::string> errors;
+    auto found = collect_snapshots({data_ + sub}, "", errors);
+    EXPECT_TRUE(errors.empty()) << errors[0];
+    return found;
+  }
+
+  const std::string data_ = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  std::string dir_, path_;
+};
+
 // The contract with the real writer: data/ indexed by Writer::ingest is
 // found through every field the searcher relies on.
-TEST(SearcherOnWriter, SampleDataIsFoundByEveryField) {
-  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
-  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
-  char tmpl[] = "/tmp/query_test_writer.XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  const std::string path = dir + "/db";
-  {
-    std::vector<std::string> errors;
-    auto snapshots = collect_snapshots({data}, "", errors);
-    ASSERT_TRUE(errors.empty()) << errors[0];
-    Writer writer(path);
-    writer.ingest(snapshots);
-  }
-  Searcher s(path);
+TEST_F(SearcherOnWriter, SampleDataIsFoundByEveryField) {
+  Writer(path_).ingest(snapshots(""));
+  Searcher s(path_);
   auto search = [&s](const std::string& text, SearchRequest r = {}) {
     r.query.text = text;
     return s.search(r);
@@ -758,67 +773,47 @@ TEST(SearcherOnWriter, SampleDataIsFoundByEveryField) {
   auto by_link = s.find_post(post.link);
   ASSERT_TRUE(by_link);
   EXPECT_EQ(by_link->id, post.id);
-  fs::remove_all(dir);
 }
 
-TEST(SearcherOnWriter, ReopenFollowsARebuild) {
-  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
-  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
-  char tmpl[] = "/tmp/query_test_rebuild.XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  const std::string path = dir + "/db";
-  std::vector<std::string> errors;
-  {
-    Writer writer(path);
-    writer.ingest(collect_snapshots({data}, "", errors));
-  }
-  Searcher s(path);
+TEST_F(SearcherOnWriter, ReopenFollowsARebuild) {
+  Writer(path_).ingest(snapshots(""));
+  Searcher s(path_);
   SearchRequest r;
   r.query.filters.since = 0;
   r.exact_count = true;
   const auto before = s.search(r).total.estimated;
   // A rebuild from the PyTorch snapshots only switches the XAPIANDB stub
   // to a new, smaller generation.
-  rebuild_database(path, collect_snapshots({data + "/pytorch"}, "", errors));
-  ASSERT_TRUE(errors.empty()) << errors[0];
+  rebuild_database(path_, snapshots("/pytorch"));
   s.reopen();
   const auto after = s.search(r).total.estimated;
   EXPECT_GT(before, after);
   EXPECT_GT(after, 0u);
   r.query.filters.feeds = {"tensor-notes"};
   EXPECT_EQ(s.search(r).total.estimated, 0u);
-  fs::remove_all(dir);
 }
 
 // A database of an older schema version is refused by searches and by
 // `add`, and brought up to date by a rebuild from the snapshots.
-TEST(SearcherOnWriter, RebuildUpgradesAnOlderSchemaVersion) {
-  const std::string data = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
-  if (!fs::exists(data + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data;
-  char tmpl[] = "/tmp/query_test_upgrade.XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  const std::string path = dir + "/db";
-  std::vector<std::string> errors;
-  const auto snapshots = collect_snapshots({data + "/pytorch"}, "", errors);
-  ASSERT_TRUE(errors.empty()) << errors[0];
+TEST_F(SearcherOnWriter, RebuildUpgradesAnOlderSchemaVersion) {
+  const auto pytorch = snapshots("/pytorch");
   {
-    Writer writer(path);
-    writer.ingest(snapshots);
+    Writer writer(path_);
+    writer.ingest(pytorch);
     writer.database().set_metadata(schema::kMetaSchemaVersion, "2");
     writer.database().commit();
   }
-  EXPECT_THROW(Searcher{path}, SchemaMismatch);
-  EXPECT_THROW(Writer{path}, DatabaseError);
-  EXPECT_THROW(Writer(path, Writer::AnySchema{}).ingest(snapshots), DatabaseError);
-  rebuild_database(path, snapshots);
-  Searcher s(path);
+  EXPECT_THROW(Searcher{path_}, SchemaMismatch);
+  EXPECT_THROW(Writer{path_}, DatabaseError);
+  EXPECT_THROW(Writer(path_, Writer::AnySchema{}).ingest(pytorch), DatabaseError);
+  rebuild_database(path_, pytorch);
+  Searcher s(path_);
   SearchRequest r;
   r.query.filters.since = 0;
   r.exact_count = true;
   EXPECT_GT(s.search(r).total.estimated, 0u);
-  EXPECT_EQ(Xapian::Database(path).get_metadata(schema::kMetaSchemaVersion),
+  EXPECT_EQ(Xapian::Database(path_).get_metadata(schema::kMetaSchemaVersion),
             std::to_string(schema::kSchemaVersion));
-  fs::remove_all(dir);
 }
 
 }  // namespace
