@@ -6,32 +6,34 @@
 # each. Prints requests per second and the ratios to Omega's CGI
 # (goals: CGI >= 2x, FastCGI >= 20x).
 #   tools/bench.d/cgi_bench.sh [--duration SECONDS] [--connections N]
-#                              [--build DIR] [--markdown FILE]
+#                              [--build DIR] [--markdown FILE] [--snapshots DIR]
 #   --duration S     wrk run per target and query (default 10)
 #   --connections N  concurrent connections (default 4; wrk uses 2 threads)
 #   --build DIR      where to make the Release build (default build-bench/)
 #   --markdown FILE  also write the table there
+#   --snapshots DIR  the blog-history snapshots, already extracted (tools/bench)
 # Needs ../shared/corpus/blog-history.tar.xz beside the source tree (else
 # says so and exits 77), lighttpd, wrk and xapian-omega (tools/setup).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
 python=/usr/bin/python3
-duration=10 connections=4 build=$src/build-bench markdown=""
+duration=10 connections=4 build=$src/build-bench markdown="" snapshots=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=${2:?}; shift ;;
     --connections) connections=${2:?}; shift ;;
     --build) build=${2:?}; shift ;;
     --markdown) markdown=${2:?}; shift ;;
-    -h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --snapshots) snapshots=${2:?}; shift ;;
+    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "cgi_bench: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
 corpus=$src/../shared/corpus/blog-history.tar.xz
-[ -f "$corpus" ] || { echo "cgi_bench: skipped: $corpus not found"; exit 77; }
+[ -n "$snapshots" ] || [ -f "$corpus" ] || { echo "cgi_bench: skipped: $corpus not found"; exit 77; }
 omega_cgi=/usr/lib/cgi-bin/omega/omega
 omega_templates=/var/lib/xapian-omega/templates
 for tool in lighttpd wrk omindex "$omega_cgi" "$python"; do
@@ -50,9 +52,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== extracting $(basename "$corpus") and indexing it"
-tar -xJf "$corpus" -C "$work"
-"$build/blogsearch-index" add -q --db "$work/db" "$work/blog-history" >"$work/add.log" 2>&1 ||
+if [ -z "$snapshots" ]; then
+  echo "== extracting $(basename "$corpus")"
+  tar -xJf "$corpus" -C "$work"
+  snapshots=$work/blog-history
+fi
+echo "== indexing $snapshots"
+"$build/blogsearch-index" add -q --db "$work/db" "$snapshots" >"$work/add.log" 2>&1 ||
   { cat "$work/add.log"; exit 1; }
 tail -1 "$work/add.log"
 
