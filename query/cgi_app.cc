@@ -150,7 +150,9 @@ Searcher& CgiApp::searcher(const std::string& path) {
   DiskState now = disk_state(path);
   if (searcher_ && (path != searcher_path_ || !now.valid || !(now == searcher_state_))) forget_searcher();
   if (!searcher_) {
-    searcher_ = std::make_unique<Searcher>(path);
+    SearcherOptions options;
+    options.cache_bytes = options_.searcher_cache_bytes;
+    searcher_ = std::make_unique<Searcher>(path, options);
     searcher_path_ = path;
     searcher_state_ = now;
   }

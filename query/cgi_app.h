@@ -86,6 +86,9 @@ struct CgiAppOptions {
   // Answers kept for repeated requests (0: none, as for one CGI request).
   std::size_t cache_entries = 0;
   int cache_seconds = 60;
+  // Posts' records, texts and facet terms kept by the searcher between
+  // requests (searcher.h: SearcherOptions), in bytes; 0 for one CGI request.
+  std::size_t searcher_cache_bytes = 0;
 };
 
 class CgiApp {

@@ -44,6 +44,19 @@ std::string getenv_or_empty(const char* name) {
   return v ? v : "";
 }
 
+constexpr unsigned long kUnset = static_cast<unsigned long>(-1);
+
+// The decimal number in environment variable `name`, at most `max`: kUnset
+// when it is not set. False when it is set to anything else.
+bool number_from_environment(const char* name, unsigned long max, unsigned long* out) {
+  const std::string text = getenv_or_empty(name);
+  *out = kUnset;
+  if (text.empty()) return true;
+  if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9) return false;
+  *out = std::strtoul(text.c_str(), nullptr, 10);
+  return *out <= max;
+}
+
 }  // namespace
 
 int main() {
@@ -66,15 +79,18 @@ int main() {
 
   blogsearch::web::CgiAppOptions options;
   options.cache_entries = 256;
-  if (const std::string n = getenv_or_empty("BLOGSEARCH_CGI_CACHE"); !n.empty()) {
-    char* end = nullptr;
-    const unsigned long entries = std::strtoul(n.c_str(), &end, 10);
-    if (*end != '\0' || entries > 100000) {
-      std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_CACHE must be a number of answers (0 to 100000)\n";
-      return 2;
-    }
-    options.cache_entries = entries;
+  options.searcher_cache_bytes = std::size_t{64} << 20;
+  unsigned long n = 0;
+  if (!number_from_environment("BLOGSEARCH_CGI_CACHE", 100000, &n)) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_CACHE must be a number of answers (0 to 100000)\n";
+    return 2;
   }
+  if (n != kUnset) options.cache_entries = n;
+  if (!number_from_environment("BLOGSEARCH_CGI_DOC_CACHE_MB", 65536, &n)) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_DOC_CACHE_MB must be a number of MiB (0 to 65536)\n";
+    return 2;
+  }
+  if (n != kUnset) options.searcher_cache_bytes = std::size_t{n} << 20;
   CgiApp app(options);
   if (FCGX_Init() != 0) {
     std::cerr << "blogsearch.cgi: cannot initialise FastCGI\n";

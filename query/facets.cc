@@ -53,29 +53,92 @@ FacetSpy::FacetSpy(std::vector<std::string> prefixes)
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
-void FacetSpy::count(const Xapian::Database& db) {
+FacetTable::FacetTable(const Xapian::Database& db) {
+  offsets_.assign(db.get_lastdocid() + 2, 0);
+  std::unordered_map<std::string_view, std::uint32_t> numbers;  // encoded pair -> its number
+  std::vector<std::string> encoded;  // owns the keys of `numbers`
+  encoded.reserve(1024);
+  Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
+  for (auto v = db.valuestream_begin(schema::kSlotFacets); v != db.valuestream_end(schema::kSlotFacets); ++v) {
+    const Xapian::docid did = v.get_docid();
+    if (did >= offsets_.size() - 1) break;  // not in the revision we sized for
+    for (; next <= did; ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
+    const std::string value = *v;
+    schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
+      std::string key;
+      key += static_cast<char>(term.size());
+      key += term;
+      key += label;
+      auto found = numbers.find(key);
+      if (found == numbers.end()) {
+        encoded.push_back(std::move(key));
+        found = numbers.emplace(encoded.back(), static_cast<std::uint32_t>(pairs_.size())).first;
+        pairs_.push_back({std::string(term), std::string(label)});
+      }
+      ids_.push_back(found->second);
+    });
+  }
+  for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
+}
+
+const std::uint32_t* FacetTable::begin(Xapian::docid did) const {
+  return did + 1 < offsets_.size() ? ids_.data() + offsets_[did] : ids_.data();
+}
+
+const std::uint32_t* FacetTable::end(Xapian::docid did) const {
+  return did + 1 < offsets_.size() ? ids_.data() + offsets_[did + 1] : ids_.data();
+}
+
+void FacetSpy::add(std::string_view term, std::string_view label, Xapian::doccount n) {
+  for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+    if (term.compare(0, prefixes_[i].size(), prefixes_[i]) != 0) continue;
+    const std::string key(term);
+    counts_[i][key] += n;
+    if (!label.empty()) labels_[i].emplace(key, label);
+  }
+}
+
+void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
   if (prefixes_.empty() || matched_.empty()) return;
   std::sort(matched_.begin(), matched_.end());
+  if (table) {
+    // Per pair: how many matches carry it, and the first (lowest docid)
+    // that does, so each label comes from the post it would without table.
+    std::vector<Xapian::doccount> n(table->pairs().size(), 0);
+    std::vector<Xapian::docid> first(table->pairs().size(), 0);
+    for (Xapian::docid did : matched_)
+      for (const std::uint32_t* p = table->begin(did); p != table->end(did); ++p)
+        if (n[*p]++ == 0) first[*p] = did;
+    std::vector<std::uint32_t> seen;
+    for (std::uint32_t p = 0; p < n.size(); ++p)
+      if (n[p] > 0) seen.push_back(p);
+    std::sort(seen.begin(), seen.end(), [&](std::uint32_t a, std::uint32_t b) { return first[a] < first[b]; });
+    for (std::uint32_t p : seen) add(table->pairs()[p].term, table->pairs()[p].label, n[p]);
+    return;
+  }
   // Posts of one feed and month without categories share their value, so
-  // count each distinct value once and its terms after.
-  std::unordered_map<std::string, Xapian::doccount> by_value;
+  // count each distinct value once and its terms after, in the order of
+  // the first post carrying each (so labels come from the lowest docid).
+  struct Seen {
+    Xapian::doccount n = 0;
+    Xapian::docid first = 0;
+  };
+  std::unordered_map<std::string, Seen> by_value;
   Xapian::ValueIterator v = db.valuestream_begin(schema::kSlotFacets);
   const Xapian::ValueIterator end = db.valuestream_end(schema::kSlotFacets);
   for (Xapian::docid did : matched_) {
     v.skip_to(did);
     if (v == end) break;
-    if (v.get_docid() == did) ++by_value[*v];
+    if (v.get_docid() != did) continue;
+    Seen& seen = by_value[*v];
+    if (seen.n++ == 0) seen.first = did;
   }
-  for (const auto& entry : by_value) {
-    const Xapian::doccount n = entry.second;  // a lambda cannot capture a structured binding in C++17
-    schema::for_each_facet_term(entry.first, [&](std::string_view term, std::string_view label) {
-      for (std::size_t i = 0; i < prefixes_.size(); ++i) {
-        if (term.compare(0, prefixes_[i].size(), prefixes_[i]) != 0) continue;
-        const std::string key(term);
-        counts_[i][key] += n;
-        if (!label.empty()) labels_[i].emplace(key, label);
-      }
-    });
+  std::vector<std::pair<Xapian::docid, const std::string*>> order;
+  for (const auto& entry : by_value) order.emplace_back(entry.second.first, &entry.first);
+  std::sort(order.begin(), order.end());
+  for (const auto& o : order) {  // (no structured binding: clang will not let a lambda capture one)
+    const Xapian::doccount n = by_value[*o.second].n;
+    schema::for_each_facet_term(*o.second, [&](std::string_view term, std::string_view label) { add(term, label, n); });
   }
 }
 

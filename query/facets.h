@@ -7,6 +7,9 @@
 // order. A post can have several categories, authors and feeds; the value
 // holds them all, categories and authors with their labels as written.
 //
+// A long-running searcher (FastCGI) reads every post's facet terms once,
+// into a FacetTable, and counts from it: no reads at all per search.
+//
 // Xapian errors (a database modified under the search) propagate; the
 // searcher retries.
 #pragma once
@@ -14,8 +17,10 @@
 #include <xapian.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "query/result.h"
@@ -26,6 +31,30 @@ namespace blogsearch {
 // nullptr for any other name.
 const char* facet_prefix(const std::string& name);
 
+// The kSlotFacets values of every document of one database revision, in
+// memory: each distinct (term, label) pair once, and per docid the numbers
+// of its pairs. The owner drops it when it opens the database again.
+// The constructor throws Xapian errors.
+class FacetTable {
+ public:
+  explicit FacetTable(const Xapian::Database& db);
+
+  struct Pair {
+    std::string term;
+    std::string label;
+  };
+  const std::vector<Pair>& pairs() const { return pairs_; }
+  // The pair numbers of document `did`: [begin, end); empty for a docid
+  // the revision does not have.
+  const std::uint32_t* begin(Xapian::docid did) const;
+  const std::uint32_t* end(Xapian::docid did) const;
+
+ private:
+  std::vector<Pair> pairs_;
+  std::vector<std::uint32_t> offsets_;  // by docid: where its numbers start in ids_
+  std::vector<std::uint32_t> ids_;
+};
+
 class FacetSpy : public Xapian::MatchSpy {
  public:
   // One facet per prefix, in this order.
@@ -33,8 +62,10 @@ class FacetSpy : public Xapian::MatchSpy {
 
   void operator()(const Xapian::Document& doc, double weight) override;
 
-  // Counts the facet terms of the documents seen; call once, after the match.
-  void count(const Xapian::Database& db);
+  // Counts the facet terms of the documents seen; call once, after the
+  // match. From `table` when given (the same revision as `db`), else from
+  // the database.
+  void count(const Xapian::Database& db, const FacetTable* table = nullptr);
 
   // Term -> number of matching documents, for the i-th prefix.
   const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
@@ -47,6 +78,8 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
   std::vector<std::map<std::string, std::string>> labels_;
   std::vector<Xapian::docid> matched_;
+
+  void add(std::string_view term, std::string_view label, Xapian::doccount n);
 };
 
 // The `limit` biggest values of one facet (months: the newest), with the

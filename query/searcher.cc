@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "indexer/schema.h"
+#include "query/doc_cache.h"
 #include "query/facets.h"
 #include "query/snippet.h"
 
@@ -77,7 +78,7 @@ const char* sort_order_name(SortOrder order) {
   return "relevance";
 }
 
-Searcher::Searcher(const std::string& path) : path_(path) {
+Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(path), options_(options) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw DatabaseUnavailable("no database at " + path + "; " + create_hint(path));
@@ -117,6 +118,8 @@ Xapian::Database Searcher::with_spelling_data() const {
 void Searcher::reopen() {
   // Opening the path again (rather than Database::reopen) also follows the
   // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
+  doc_cache_.reset();
+  facet_table_.reset();
   try {
     db_ = Xapian::Database(path_);
   } catch (const Xapian::Error& e) {
@@ -223,17 +226,27 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   const SnippetTerms snippet_words =
       request.snippets ? snippet_terms(built.query, request.query.text) : SnippetTerms();
   unsigned rank = request.offset;
+  if (options_.cache_bytes > 0 && !doc_cache_) doc_cache_ = std::make_unique<DocCache>(options_.cache_bytes);
+  result.hits.reserve(mset.size());
   for (auto it = mset.begin(); it != mset.end(); ++it) {
-    Hit hit;
+    Hit& hit = result.hits.emplace_back();
     hit.rank = ++rank;
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
-    hit.post = read_post_record(it.get_document(), request.snippets || request.with_text);
-    if (request.snippets) {
-      const std::string& text = hit.post.text.empty() ? hit.post.summary : hit.post.text;
-      hit.snippet = make_snippet(text, snippet_words, request.snippet_length, stem);
+    // The text is read for the snippet, and kept in the post only when asked.
+    std::shared_ptr<const DocCache::Entry> kept;
+    if (doc_cache_) {
+      kept = doc_cache_->get(db_, *it);
+      hit.post = kept->record;
+    } else {
+      hit.post = read_post_record(it.get_document(), request.snippets || request.with_text);
     }
-    result.hits.push_back(std::move(hit));
+    const std::string& text = kept ? kept->text : hit.post.text;
+    if (request.snippets)
+      hit.snippet = make_snippet(text.empty() ? hit.post.summary : text, snippet_words, request.snippet_length,
+                                 stem);
+    if (!request.with_text) hit.post.text.clear();
+    else if (kept) hit.post.text = kept->text;
   }
   // Xapian proposes a correction for any word that has a more frequent
   // neighbour, even a correct one ("plugins" -> "plugin"). Offer it when
@@ -256,7 +269,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
-  spy.count(db_);
+  if (options_.cache_bytes > 0 && !prefixes.empty() && !facet_table_)
+    facet_table_ = std::make_unique<FacetTable>(db_);
+  spy.count(db_, facet_table_.get());
   for (std::size_t i = 0; i < request.facets.size(); ++i)
     result.facets.push_back(
         make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i), request.facet_limit));

@@ -17,6 +17,7 @@
 
 #include <xapian.h>
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -27,6 +28,9 @@
 #include "query/result.h"
 
 namespace blogsearch {
+
+class DocCache;    // doc_cache.h
+class FacetTable;  // facets.h
 
 class DatabaseUnavailable : public std::runtime_error {
  public:
@@ -62,16 +66,24 @@ struct SearchRequest {
   unsigned facet_limit = 10;
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
-  bool with_text = false;  // fill each hit's post.text (snippets read it anyway)
+  bool with_text = false;  // fill each hit's post.text
   unsigned snippet_length = 240;  // bytes of text around the matches
 };
 
 inline constexpr unsigned kMaxLimit = 1000;
 
+struct SearcherOptions {
+  // For a process that answers many searches (FastCGI): keep the records
+  // and texts of posts read (doc_cache.h) up to this many bytes, and every
+  // post's facet terms (facets.h: FacetTable), until the database is opened
+  // again. 0, for one search per process: read what each search needs.
+  std::size_t cache_bytes = 0;
+};
+
 class Searcher {
  public:
   // Opens the database at `path`. Throws DatabaseUnavailable.
-  explicit Searcher(const std::string& path);
+  explicit Searcher(const std::string& path, SearcherOptions options = {});
   ~Searcher();
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
@@ -96,7 +108,11 @@ class Searcher {
   Xapian::Database with_spelling_data() const;
 
   std::string path_;
+  SearcherOptions options_;
   Xapian::Database db_;
+  // Both hold what db_'s revision holds; reopen() drops them.
+  std::unique_ptr<DocCache> doc_cache_;
+  std::unique_ptr<FacetTable> facet_table_;
 };
 
 }  // namespace blogsearch

@@ -21,6 +21,7 @@
 #include "indexer/rebuild.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
+#include "query/doc_cache.h"
 #include "query/format.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
@@ -516,6 +517,73 @@ TEST_F(SearcherTest, SpellingSuggestion) {
   EXPECT_TRUE(run("distributed training").suggestion.empty());
   // A correction that finds nothing either is not offered.
   EXPECT_TRUE(run("distribted trainng qqzzxxvv").suggestion.empty());
+}
+
+// ---- caches of a long-running searcher --------------------------------------
+
+// Everything a result says, for comparing two searches (elapsed_ms aside).
+std::string everything(const SearchResult& r) {
+  nlohmann::json j = result_to_json(r, JsonOptions{});
+  j.erase("elapsed_ms");
+  for (const auto& hit : r.hits) j["texts"].push_back(hit.post.text);
+  return j.dump();
+}
+
+TEST_F(SearcherTest, CachesChangeNoResult) {
+  Searcher plain(db_path_);
+  SearcherOptions options;
+  options.cache_bytes = 1 << 20;
+  Searcher cached(db_path_, options);
+  for (const char* q : {"kernels", "go", "köln OR straße", "emoji", "ampersands", "title:kernels", "kern*"}) {
+    for (bool with_text : {false, true}) {
+      SearchRequest r;
+      r.query.text = q;
+      r.facets = {"category", "author", "feed", "month"};
+      r.with_text = with_text;
+      const std::string want = everything(plain.search(r));
+      // Twice: the first search fills the caches, the second reads them.
+      EXPECT_EQ(everything(cached.search(r)), want) << q;
+      EXPECT_EQ(everything(cached.search(r)), want) << q << " (from the caches)";
+    }
+  }
+}
+
+TEST_F(SearcherTest, DocCacheKeepsWithinItsBudget) {
+  Xapian::Database db(db_path_);
+  const Xapian::docid last = db.get_lastdocid();
+  ASSERT_GE(last, 4u);
+  // Room for about two of the fixture's posts.
+  std::size_t one = 0;
+  {
+    DocCache probe(std::size_t{1} << 20);
+    probe.get(db, 1);
+    one = probe.bytes();
+  }
+  ASSERT_GT(one, 0u);
+  DocCache cache(one * 5 / 2);
+  std::shared_ptr<const DocCache::Entry> first;
+  for (Xapian::docid did = 1; did <= last; ++did) {
+    auto entry = cache.get(db, did);
+    if (did == 1) first = entry;
+    const Xapian::Document doc = db.get_document(did);
+    const PostRecord want = read_post_record(doc, true);
+    EXPECT_EQ(entry->record.id, want.id);
+    EXPECT_EQ(entry->record.title, want.title);
+    EXPECT_EQ(entry->text, want.text);
+    EXPECT_TRUE(entry->record.text.empty());
+    EXPECT_LE(cache.bytes(), one * 5 / 2);
+  }
+  EXPECT_LT(cache.size(), static_cast<std::size_t>(last));
+  EXPECT_GE(cache.size(), 1u);
+  // The most recently used post is kept: asking again returns the same entry.
+  auto newest = cache.get(db, last);
+  EXPECT_EQ(cache.get(db, last).get(), newest.get());
+  // The least recently used was dropped: asking again reads it anew.
+  EXPECT_NE(cache.get(db, 1).get(), first.get());
+  // A budget smaller than any post keeps nothing and still answers.
+  DocCache tiny(1);
+  EXPECT_EQ(tiny.get(db, 1)->record.id, first->record.id);
+  EXPECT_EQ(tiny.size(), 0u);
 }
 
 // ---- snippets and formatters ---------------------------------------------------
