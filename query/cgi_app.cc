@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "indexer/schema.h"
 #include "query/format.h"
 #include "query/format_web.h"
 
@@ -127,16 +128,24 @@ void CgiApp::log(const std::string& message) const {
 }
 
 // A glass database rewrites its version file "iamglass" (a new inode) at
-// every commit; behind a stub the live generation is named in XAPIANDB.
+// every commit; behind a stub the live generation is named in XAPIANDB,
+// which a rebuild replaces by a rename (a new inode): it is read again only
+// then, so a request costs two stat calls.
 CgiApp::DiskState CgiApp::disk_state(const std::string& path) {
   DiskState s;
   std::string dir = path;
-  {
-    std::ifstream stub(path + "/XAPIANDB");
-    std::string kind;
-    if (stub && stub >> kind >> s.generation) dir = path + "/" + s.generation;
-  }
   struct stat st {};
+  const std::string stub = path + "/" + schema::kStubFile;
+  if (::stat(stub.c_str(), &st) == 0) {
+    StubSeen seen{path, st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size, ""};
+    if (!(seen.path == stub_seen_.path && seen.inode == stub_seen_.inode && seen.mtime == stub_seen_.mtime &&
+          seen.mtime_ns == stub_seen_.mtime_ns && seen.size == stub_seen_.size)) {
+      seen.generation = schema::live_generation(path);
+      stub_seen_ = seen;
+    }
+    s.generation = stub_seen_.generation;
+    if (!s.generation.empty()) dir = path + "/" + s.generation;
+  }
   if (::stat((dir + "/iamglass").c_str(), &st) != 0) return s;
   s.valid = true;
   s.version_inode = st.st_ino;

@@ -111,7 +111,7 @@ class CgiApp {
     off_t version_size = 0;
     bool operator==(const DiskState& o) const;
   };
-  static DiskState disk_state(const std::string& path);
+  DiskState disk_state(const std::string& path);
   Searcher& searcher(const std::string& path);
   void forget_searcher();
   void log(const std::string& message) const;
@@ -130,6 +130,15 @@ class CgiApp {
   std::unique_ptr<Searcher> searcher_;
   std::string searcher_path_;
   DiskState searcher_state_;
+  // The XAPIANDB stub as last read, and the generation it named.
+  struct StubSeen {
+    std::string path;
+    ino_t inode = 0;
+    std::time_t mtime = 0;
+    long mtime_ns = 0;
+    off_t size = -1;
+    std::string generation;
+  } stub_seen_;
   std::list<CacheEntry> cache_;
   std::unordered_map<std::string, std::list<CacheEntry>::iterator> cache_index_;
   DiskState cache_state_;

@@ -85,42 +85,61 @@ struct Occurrence {
   std::size_t needle;
 };
 
-// Where the needles start words of `text`, in text order.
-std::vector<Occurrence> find_occurrences(std::string_view text, const std::vector<std::string>& needles) {
-  std::vector<Occurrence> found;
-  for (std::size_t n = 0; n < needles.size(); ++n) {
-    const std::string& needle = needles[n];
-    const char first = needle[0];
-    const char upper = first >= 'a' && first <= 'z' ? static_cast<char>(first - 'a' + 'A') : first;
-    const std::string firsts = upper == first ? std::string(1, first) : std::string{first, upper};
-    std::size_t count = 0;
-    for (char c : firsts) {
-      for (std::size_t pos = text.find(c); pos != std::string_view::npos && count < kMaxHitsPerNeedle;
-           pos = text.find(c, pos + 1)) {
-        if (pos > 0 && (is_ascii_alnum(text[pos - 1]) || static_cast<unsigned char>(text[pos - 1]) >= 0x80))
-          continue;
-        if (!starts_with_at(text, pos, needle)) continue;
-        found.push_back({pos, n});
-        ++count;
-      }
-    }
-  }
-  std::sort(found.begin(), found.end(), [](const Occurrence& a, const Occurrence& b) { return a.pos < b.pos; });
-  return found;
+// The needles to look for: distinct, and none that starts with another
+// (where "datasette" occurs, its stem "datasett" does too).
+std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
+  std::vector<std::string> all;
+  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+    for (const auto& n : *set)
+      if (!n.empty()) all.push_back(n);
+  std::sort(all.begin(), all.end());  // a needle sorts right before those it starts
+  std::vector<std::string> needles;
+  for (auto& n : all)
+    if (needles.empty() || n.compare(0, needles.back().size(), needles.back()) != 0) needles.push_back(std::move(n));
+  return needles;
 }
 
-// Where a passage of `length` bytes holds the most different needles (the
-// first such place).
-std::size_t densest(const std::vector<Occurrence>& found, std::size_t needle_count, std::size_t length) {
-  std::vector<std::size_t> in_window(needle_count, 0);
-  std::size_t distinct = 0, best = 0, best_pos = 0, tail = 0;
-  for (const Occurrence& o : found) {
-    if (in_window[o.needle]++ == 0) ++distinct;
-    while (found[tail].pos + length < o.pos)
-      if (--in_window[found[tail++].needle] == 0) --distinct;
-    if (distinct > best) {
-      best = distinct;
-      best_pos = found[tail].pos;
+// Where a passage of `length` bytes first holds the most different needles
+// (npos when none occurs). Needles are found where they start a word, in
+// text order: one memchr stream per first letter (both cases), merged, so
+// the scan stops as soon as a passage holds every needle.
+std::size_t densest(std::string_view text, const std::vector<std::string>& needles, std::size_t length) {
+  struct Stream {
+    char letter;
+    std::size_t next;
+  };
+  std::vector<Stream> streams;
+  for (const auto& n : needles) {
+    const char lower = n[0];
+    const char upper = lower >= 'a' && lower <= 'z' ? static_cast<char>(lower - 'a' + 'A') : lower;
+    for (char c : {lower, upper})
+      if (std::none_of(streams.begin(), streams.end(), [c](const Stream& s) { return s.letter == c; }))
+        streams.push_back({c, text.find(c)});
+  }
+  std::vector<Occurrence> found;
+  std::vector<std::size_t> per_needle(needles.size(), 0), in_window(needles.size(), 0);
+  std::size_t distinct = 0, best = 0, best_pos = std::string_view::npos, tail = 0;
+  while (best < needles.size()) {
+    Stream* s = nullptr;
+    for (auto& candidate : streams)
+      if (candidate.next != std::string_view::npos && (!s || candidate.next < s->next)) s = &candidate;
+    if (!s) break;
+    const std::size_t pos = s->next;
+    s->next = text.find(s->letter, pos + 1);
+    if (pos > 0 && (is_ascii_alnum(text[pos - 1]) || static_cast<unsigned char>(text[pos - 1]) >= 0x80)) continue;
+    for (std::size_t n = 0; n < needles.size(); ++n) {
+      if (ascii_lower(text[pos]) != needles[n][0] || per_needle[n] >= kMaxHitsPerNeedle ||
+          !starts_with_at(text, pos, needles[n]))
+        continue;
+      ++per_needle[n];
+      found.push_back({pos, n});
+      if (in_window[n]++ == 0) ++distinct;
+      while (found[tail].pos + length < pos)
+        if (--in_window[found[tail++].needle] == 0) --distinct;
+      if (distinct > best) {
+        best = distinct;
+        best_pos = found[tail].pos;
+      }
     }
   }
   return best_pos;
@@ -185,13 +204,8 @@ TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std:
   std::size_t begin = 0;
   bool to_end = false;
   if (text.size() > length) {
-    std::vector<std::string> needles;
-    for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
-      for (const auto& n : *set)
-        if (!n.empty()) needles.push_back(n);
-    std::vector<Occurrence> found = find_occurrences(text, needles);
-    if (!found.empty()) {
-      std::size_t at = densest(found, needles.size(), length);
+    const std::size_t at = densest(text, distinct_needles(terms), length);
+    if (at != std::string_view::npos) {
       std::size_t lead = length * kLeadPercent / 100;
       begin = at > lead ? at - lead : 0;
       // Near the end, show a full passage that ends with the text.
