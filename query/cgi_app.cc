@@ -3,9 +3,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "indexer/schema.h"
@@ -90,15 +88,14 @@ std::string web_wording(std::string message) {
 }
 
 Response error_response(const PageError& error, const PageContext& context) {
-  std::ostringstream body;
   if (context.query.format == OutputFormat::kJson) {
     nlohmann::json j = {{"error", error.message}, {"status", error.status}};
     if (error.column > 0) j["column"] = error.column;
-    body << dump_json(j, false) << "\n";
-    return make_response(error.status, OutputFormat::kJson, body.str());
+    return make_response(error.status, OutputFormat::kJson, dump_json(j, false) + "\n");
   }
+  std::string body;
   write_html_error(body, error, context);
-  Response r = make_response(error.status, OutputFormat::kHtml, body.str());
+  Response r = make_response(error.status, OutputFormat::kHtml, std::move(body));
   if (error.status == 503) r.headers.emplace_back("Retry-After", "30");
   return r;
 }
@@ -189,9 +186,9 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   if (!decoded.error.empty()) return error_response({400, "Cannot search: " + decoded.error + "."}, context);
 
   if (context.query.format == OutputFormat::kOpenSearch) {
-    std::ostringstream body;
+    std::string body;
     write_opensearch(body, context);
-    return make_response(200, OutputFormat::kOpenSearch, body.str());
+    return make_response(200, OutputFormat::kOpenSearch, std::move(body));
   }
   if (env.database.empty()) {
     log("BLOGSEARCH_DB is not set in the web server's environment");
@@ -242,7 +239,6 @@ void CgiApp::remember(const std::string& key, const Response& response) {
 }
 
 Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context) {
-  std::ostringstream body;
   const UnixTime now = options_.now ? options_.now()
                                     : static_cast<UnixTime>(std::chrono::duration_cast<std::chrono::seconds>(
                                           std::chrono::system_clock::now().time_since_epoch())
@@ -296,9 +292,10 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
     }
   }
 
+  std::string body;
   switch (context.query.format) {
     case OutputFormat::kJson:
-      body << dump_json(result_to_json(result, JsonOptions{}), false) << "\n";
+      body = dump_json(result_to_json(result, JsonOptions{}), false) + "\n";
       break;
     case OutputFormat::kAtom:
       write_atom(body, result, context);
@@ -307,7 +304,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
       if (start_page) write_html_start(body, result, context);
       else write_html_results(body, result, context);
   }
-  return make_response(200, context.query.format, body.str());
+  return make_response(200, context.query.format, std::move(body));
 }
 
 }  // namespace blogsearch::web

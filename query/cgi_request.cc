@@ -170,10 +170,10 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   return out;
 }
 
-std::string to_query_string(const WebQuery& w) {
+std::string to_query_string(const WebQuery& w, std::string_view separator) {
   std::string out;
-  auto add = [&out](const char* key, const std::string& value) {
-    if (!out.empty()) out += '&';
+  auto add = [&out, separator](const char* key, const std::string& value) {
+    if (!out.empty()) out += separator;
     out += key;
     out += '=';
     out += url_component(value);

@@ -68,8 +68,10 @@ struct DecodedRequest {
 DecodedRequest decode_query_string(std::string_view query_string, const RequestLimits& limits = {});
 
 // The query string that asks for `query` again: parameters at their default
-// value are left out, so links stay short. No leading "?".
-std::string to_query_string(const WebQuery& query);
+// value are left out, so links stay short. No leading "?". The values are
+// percent-encoded (only letters, digits, "-._~", "%" and "+" remain), so
+// with `separator` "&amp;" the result can go into an HTML attribute as it is.
+std::string to_query_string(const WebQuery& query, std::string_view separator = "&");
 
 // The library request for `query`: paging from page and n, filters from
 // since/until (relative to `now`) and the repeatable parameters. A query

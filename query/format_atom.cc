@@ -2,6 +2,7 @@
 #include "indexer/schema.h"
 #include "query/escape.h"
 #include "query/format_web.h"
+#include "query/page_out.h"
 
 namespace blogsearch::web {
 
@@ -34,7 +35,8 @@ std::string absolute(const PageContext& c, const WebQuery& w) {
 
 }  // namespace
 
-void write_atom(std::ostream& out, const SearchResult& r, const PageContext& c) {
+void write_atom(std::string& page, const SearchResult& r, const PageContext& c) {
+  PageOut out(page);
   WebQuery self = c.query, html = c.query;
   self.format = OutputFormat::kAtom;
   html.format = OutputFormat::kHtml;

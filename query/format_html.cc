@@ -7,6 +7,7 @@
 
 #include "query/escape.h"
 #include "query/format_web.h"
+#include "query/page_out.h"
 
 namespace blogsearch::web {
 
@@ -104,15 +105,16 @@ std::string shorten(const std::string& text, std::size_t max) {
   return text.substr(0, end) + "…";
 }
 
-// A same-page link to `w`, escaped for an href.
-std::string href(const WebQuery& w) { return html_attribute("?" + to_query_string(w)); }
+// A same-page link to `w`, for an href (to_query_string's values need no
+// escaping there, its separators do).
+std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); }
 
 std::string day_of(const PostRecord& p) {
   const std::string& t = !p.published.empty() ? p.published : !p.updated.empty() ? p.updated : p.first_seen;
   return t.size() >= 10 ? t.substr(0, 10) : t;
 }
 
-void write_head(std::ostream& out, const PageContext& c, const std::string& title) {
+void write_head(PageOut& out, const PageContext& c, const std::string& title) {
   WebQuery atom = c.query;
   atom.format = OutputFormat::kAtom;
   atom.page = 1;
@@ -133,7 +135,7 @@ void write_head(std::ostream& out, const PageContext& c, const std::string& titl
       << "<a class=\"skip\" href=\"#main\">Skip to results</a>\n";
 }
 
-void write_form(std::ostream& out, const PageContext& c, bool autofocus) {
+void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   const WebQuery& w = c.query;
   out << "<header class=\"site\"><div class=\"wrap\">\n"
       << "<a class=\"brand\" href=\"?\">" << html_text(c.site_title) << "</a>\n"
@@ -208,11 +210,11 @@ void write_form(std::ostream& out, const PageContext& c, bool autofocus) {
   out << "</div></header>\n";
 }
 
-void write_notices(std::ostream& out, const PageContext& c) {
+void write_notices(PageOut& out, const PageContext& c) {
   for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << html_text(n) << "</p>\n";
 }
 
-void write_snippet(std::ostream& out, const Hit& hit) {
+void write_snippet(PageOut& out, const Hit& hit) {
   out << "<p class=\"snippet\">";
   // Without matched words (the start page, a filter-only search) the
   // snippet is an arbitrary stretch of text; the post's summary reads better.
@@ -242,7 +244,7 @@ WebQuery refined(const WebQuery& w, const std::string& facet, const std::string&
   return r;
 }
 
-void write_hit(std::ostream& out, const Hit& hit, const WebQuery& w) {
+void write_hit(PageOut& out, const Hit& hit, const WebQuery& w) {
   const PostRecord& p = hit.post;
   const std::string link = safe_http_url(p.link);
   const std::string title = p.title.empty() ? "(untitled)" : p.title;
@@ -283,7 +285,7 @@ void write_hit(std::ostream& out, const Hit& hit, const WebQuery& w) {
   out << "</article></li>\n";
 }
 
-void write_pages(std::ostream& out, const SearchResult& r, const WebQuery& w) {
+void write_pages(PageOut& out, const SearchResult& r, const WebQuery& w) {
   const unsigned long long total = r.total.estimated;
   unsigned last = static_cast<unsigned>(std::min<unsigned long long>((total + w.n - 1) / w.n, kMaxPage));
   if (last <= 1 && w.page <= 1) return;
@@ -337,7 +339,7 @@ std::string month_name(int index) {
 
 // Matches per month, oldest left, with empty months as gaps; each bar links
 // to the search narrowed to its month.
-void write_histogram(std::ostream& out, const Facet& months, const WebQuery& w, const char* heading) {
+void write_histogram(PageOut& out, const Facet& months, const WebQuery& w, const char* heading) {
   std::map<int, Xapian::doccount> counts;
   Xapian::doccount top = 0;
   for (const auto& v : months.values) {
@@ -370,7 +372,7 @@ void write_histogram(std::ostream& out, const Facet& months, const WebQuery& w, 
       << "</span><span>" << month_name(last) << "</span></div></section>\n";
 }
 
-void write_facet_list(std::ostream& out, const Facet& facet, const WebQuery& w, const char* heading,
+void write_facet_list(PageOut& out, const Facet& facet, const WebQuery& w, const char* heading,
                       std::size_t max_values = kSidebarValues) {
   if (facet.values.empty()) return;
   out << "<section aria-labelledby=\"h-" << facet.name << "\"><h2 id=\"h-" << facet.name << "\">" << heading
@@ -385,7 +387,7 @@ void write_facet_list(std::ostream& out, const Facet& facet, const WebQuery& w, 
   out << "</ul></section>\n";
 }
 
-void write_sidebar(std::ostream& out, const SearchResult& r, const WebQuery& w) {
+void write_sidebar(PageOut& out, const SearchResult& r, const WebQuery& w) {
   out << "<aside aria-label=\"Refine the search\">\n";
   if (const Facet* months = find_facet(r, "month")) write_histogram(out, *months, w, "Matches per month");
   const std::pair<const char*, const char*> lists[] = {
@@ -395,7 +397,7 @@ void write_sidebar(std::ostream& out, const SearchResult& r, const WebQuery& w) 
   out << "</aside>\n";
 }
 
-void write_footer(std::ostream& out, const PageContext& c) {
+void write_footer(PageOut& out, const PageContext& c) {
   WebQuery json = c.query, atom = c.query;
   json.format = OutputFormat::kJson;
   atom.format = OutputFormat::kAtom;
@@ -407,7 +409,7 @@ void write_footer(std::ostream& out, const PageContext& c) {
   out << "Searches over posts archived from blog feeds.</p></div></footer>\n</body>\n</html>\n";
 }
 
-void write_help(std::ostream& out) {
+void write_help(PageOut& out) {
   out << "<section class=\"help\" aria-labelledby=\"h-help\"><h2 id=\"h-help\">How to search</h2><dl>\n"
          "<dt>pytorch compiler</dt><dd>posts with both words (any form: compile, compiling)</dd>\n"
          "<dt>\"prompt injection\"</dt><dd>the exact phrase</dd>\n"
@@ -427,7 +429,8 @@ std::string page_title(const PageContext& c) {
   return c.site_title;
 }
 
-void write_html_results(std::ostream& out, const SearchResult& r, const PageContext& c) {
+void write_html_results(std::string& page, const SearchResult& r, const PageContext& c) {
+  PageOut out(page);
   const WebQuery& w = c.query;
   write_head(out, c, page_title(c));
   write_form(out, c, false);
@@ -467,7 +470,8 @@ void write_html_results(std::ostream& out, const SearchResult& r, const PageCont
   write_footer(out, c);
 }
 
-void write_html_start(std::ostream& out, const SearchResult& newest, const PageContext& c) {
+void write_html_start(std::string& page, const SearchResult& newest, const PageContext& c) {
+  PageOut out(page);
   write_head(out, c, page_title(c));
   write_form(out, c, true);
   out << "<div class=\"wrap layout\">\n<main id=\"main\">\n";
@@ -496,7 +500,8 @@ void write_html_start(std::ostream& out, const SearchResult& newest, const PageC
   write_footer(out, c);
 }
 
-void write_html_error(std::ostream& out, const PageError& e, const PageContext& c) {
+void write_html_error(std::string& page, const PageError& e, const PageContext& c) {
+  PageOut out(page);
   const char* heading = e.status == 400   ? "This search cannot be run"
                         : e.status == 405 ? "Method not allowed"
                         : e.status == 503 ? "Search is unavailable right now"

@@ -2,10 +2,12 @@
 // add this search (the page links it with rel="search").
 #include "query/escape.h"
 #include "query/format_web.h"
+#include "query/page_out.h"
 
 namespace blogsearch::web {
 
-void write_opensearch(std::ostream& out, const PageContext& c) {
+void write_opensearch(std::string& page, const PageContext& c) {
+  PageOut out(page);
   // Templates are absolute URLs with the parameters the CGI reads; a
   // template is XML attribute text, so "&" is written "&amp;".
   const std::string base = c.self_url.empty() ? "" : c.self_url;

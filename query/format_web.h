@@ -7,10 +7,9 @@
 // from feeds are only used when they are http(s) (safe_http_url). The page
 // needs no JavaScript and no other resource: its style sheet is inline and
 // the histogram is inline SVG, so the CSP can forbid everything else.
-// None of these functions throws (except bad_alloc).
+// Each appends its page to `page`. None throws (except bad_alloc).
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,12 +31,12 @@ struct PageContext {
 // A search's results page: form, count, "did you mean", results, paging,
 // facet sidebar and month histogram. `result` should carry the category,
 // author, feed and month facets.
-void write_html_results(std::ostream& out, const SearchResult& result, const PageContext& context);
+void write_html_results(std::string& page, const SearchResult& result, const PageContext& context);
 
 // The start page for an empty query: what is indexed (counts, feeds, months)
 // and the newest posts; `newest` is a search for every post, newest first,
 // with the feed and month facets.
-void write_html_start(std::ostream& out, const SearchResult& newest, const PageContext& context);
+void write_html_start(std::string& page, const SearchResult& newest, const PageContext& context);
 
 // An error page with the form, so the query can be corrected. `message` is
 // shown as given (escaped): it must not name files or paths.
@@ -48,14 +47,14 @@ struct PageError {
   std::size_t column = 0;     // 1-based byte column in `query`, 0 when unknown
   std::size_t length = 1;     // bytes the error covers
 };
-void write_html_error(std::ostream& out, const PageError& error, const PageContext& context);
+void write_html_error(std::string& page, const PageError& error, const PageContext& context);
 
 // The results as an Atom 1.0 feed (newest first when the search is sorted by
 // date, which the CGI does for Atom).
-void write_atom(std::ostream& out, const SearchResult& result, const PageContext& context);
+void write_atom(std::string& page, const SearchResult& result, const PageContext& context);
 
 // The OpenSearch 1.1 description document of this CGI.
-void write_opensearch(std::ostream& out, const PageContext& context);
+void write_opensearch(std::string& page, const PageContext& context);
 
 // "Blog search", or "“query” – Blog search": the page title.
 std::string page_title(const PageContext& context);

@@ -13,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <regex>
-#include <sstream>
 
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
@@ -270,9 +269,9 @@ void expect_only_own_markup(const std::string& html) {
 }
 
 TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {
-  std::ostringstream out;
+  std::string out;
   write_html_results(out, hostile_result(), hostile_context());
-  const std::string html = out.str();
+  const std::string html = out;
   expect_only_own_markup(html);
   EXPECT_NE(html.find("Title &lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;svg"), std::string::npos);
   // The javascript: link is shown as plain text, the good one is a link.
@@ -281,11 +280,11 @@ TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {
 }
 
 TEST(FormatHtml, MarksMatchesAndLinksEverything) {
-  std::ostringstream out;
+  std::string out;
   PageContext c;
   c.query = decode_query_string("q=compile&page=3").query;
   write_html_results(out, hostile_result(), c);
-  const std::string html = out.str();
+  const std::string html = out;
   EXPECT_NE(html.find("before &lt;b&gt;bold&lt;/b&gt; <mark>compile</mark> after"), std::string::npos);
   EXPECT_NE(html.find("<title>“compile” – Blog search</title>"), std::string::npos);
   EXPECT_NE(html.find("<html lang=\"en\">"), std::string::npos);
@@ -317,11 +316,11 @@ TEST(FormatHtml, MarksMatchesAndLinksEverything) {
 }
 
 TEST(FormatHtml, ErrorPageShowsMessageFormAndPosition) {
-  std::ostringstream out;
+  std::string out;
   PageContext c;
   c.query = decode_query_string("q=pytorch+AND").query;
   write_html_error(out, {400, "'AND' needs a word or phrase on both sides", "pytorch AND", 9, 3}, c);
-  const std::string html = out.str();
+  const std::string html = out;
   EXPECT_NE(html.find("<form"), std::string::npos);
   EXPECT_NE(html.find("value=\"pytorch AND\""), std::string::npos);
   EXPECT_NE(html.find("&#39;AND&#39; needs a word"), std::string::npos);
@@ -337,9 +336,9 @@ std::unique_ptr<xmlDoc, void (*)(xmlDocPtr)> parse_xml(const std::string& text) 
 }
 
 TEST(FormatAtom, WellFormedAndEscaped) {
-  std::ostringstream out;
+  std::string out;
   write_atom(out, hostile_result(), hostile_context());
-  const std::string atom = out.str();
+  const std::string atom = out;
   ASSERT_TRUE(parse_xml(atom)) << atom;
   EXPECT_EQ(atom.find("<script"), std::string::npos);
   EXPECT_NE(atom.find("<feed xmlns=\"http://www.w3.org/2005/Atom\""), std::string::npos);
@@ -357,11 +356,11 @@ TEST(FormatAtom, WellFormedAndEscaped) {
 }
 
 TEST(FormatOpenSearch, WellFormedWithTemplates) {
-  std::ostringstream out;
+  std::string out;
   PageContext c;
   c.self_url = "https://search.example/s";
   write_opensearch(out, c);
-  const std::string xml = out.str();
+  const std::string xml = out;
   ASSERT_TRUE(parse_xml(xml)) << xml;
   EXPECT_NE(xml.find("template=\"https://search.example/s?q={searchTerms}&amp;page={startPage?}\""),
             std::string::npos);
