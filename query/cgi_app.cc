@@ -30,6 +30,7 @@ const char* content_type(OutputFormat format) {
     case OutputFormat::kJson: return "application/json";
     case OutputFormat::kAtom: return "application/atom+xml; charset=utf-8";
     case OutputFormat::kOpenSearch: return "application/opensearchdescription+xml; charset=utf-8";
+    case OutputFormat::kStyle: return "text/css; charset=utf-8";
     case OutputFormat::kHtml: break;
   }
   return "text/html; charset=utf-8";
@@ -190,6 +191,14 @@ Response CgiApp::handle(const CgiEnvironment& env) {
     write_opensearch(body, context);
     return make_response(200, OutputFormat::kOpenSearch, std::move(body));
   }
+  if (context.query.format == OutputFormat::kStyle) {
+    // Pages link it with the sheet's hash (style_version), so it can be
+    // kept as long as browsers like.
+    Response r = make_response(200, OutputFormat::kStyle, std::string(page_style()));
+    for (auto& [name, value] : r.headers)
+      if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
+    return r;
+  }
   if (env.database.empty()) {
     log("BLOGSEARCH_DB is not set in the web server's environment");
     return error_response({503, "The search index is not configured."}, context);
@@ -261,7 +270,8 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
       request.facets = {"category", "author", "feed", "month"};
       request.facet_limit = 24;  // the histogram shows two years
       break;
-    case OutputFormat::kOpenSearch: break;
+    case OutputFormat::kOpenSearch:
+    case OutputFormat::kStyle: break;
   }
 
   SearchResult result;

@@ -70,7 +70,7 @@ std::string serialize(const Response& response, bool head);
 
 // Headers every response carries.
 inline constexpr const char* kContentSecurityPolicy =
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
     "base-uri 'none'; frame-ancestors 'none'";
 
 struct CgiAppOptions {

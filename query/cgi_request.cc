@@ -40,6 +40,7 @@ bool parse_format(const std::string& name, OutputFormat& out) {
   else if (name == "json") out = OutputFormat::kJson;
   else if (name == "atom") out = OutputFormat::kAtom;
   else if (name == "opensearch") out = OutputFormat::kOpenSearch;
+  else if (name == "css") out = OutputFormat::kStyle;
   else return false;
   return true;
 }
@@ -64,6 +65,7 @@ const char* format_name(OutputFormat format) {
     case OutputFormat::kJson: return "json";
     case OutputFormat::kAtom: return "atom";
     case OutputFormat::kOpenSearch: return "opensearch";
+    case OutputFormat::kStyle: return "css";
     case OutputFormat::kHtml: break;
   }
   return "html";

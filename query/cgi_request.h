@@ -8,7 +8,7 @@
 //   sort      relevance | date | recent
 //   since, until   YYYY, YYYY-MM, YYYY-MM-DD or 30d/6m/1y (as the CLI)
 //   category, author, feed   filters, repeatable (at most max_values each)
-//   format    html | json | atom | opensearch
+//   format    html | json | atom | opensearch | css (the page's style sheet)
 // Unknown parameters are ignored; the first of a repeated single-valued
 // parameter wins. Values are percent-decoded by uriparser ("+" is a space);
 // invalid UTF-8 becomes U+FFFD and control characters are dropped
@@ -30,7 +30,7 @@
 
 namespace blogsearch::web {
 
-enum class OutputFormat { kHtml, kJson, kAtom, kOpenSearch };
+enum class OutputFormat { kHtml, kJson, kAtom, kOpenSearch, kStyle };
 
 // The parameters of a search page, decoded and within bounds. The HTML page
 // re-encodes them (to_query_string) for its links.

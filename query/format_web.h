@@ -1,16 +1,19 @@
 // format_web.h: rendering the result model (result.h) for the web: the HTML
-// search page, an Atom feed of a search, and the OpenSearch description.
+// search page and its style sheet, an Atom feed of a search, and the
+// OpenSearch description.
 //
 // These are the CGI's formatters (its JSON is format.h's result_to_json, the
 // same model as the CLI's). Every string from the model or the request is
 // escaped through escape.h, once, for the context it is written into; links
 // from feeds are only used when they are http(s) (safe_http_url). The page
-// needs no JavaScript and no other resource: its style sheet is inline and
-// the histogram is inline SVG, so the CSP can forbid everything else.
-// Each appends its page to `page`. None throws (except bad_alloc).
+// needs no JavaScript and one other resource, its style sheet, which the
+// CGI serves too (format=css); the histogram is inline SVG. So the CSP
+// allows styles from the CGI's own origin and forbids everything else.
+// The writers append to `page`. None throws (except bad_alloc).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "query/cgi_request.h"
@@ -52,6 +55,12 @@ void write_html_error(std::string& page, const PageError& error, const PageConte
 // The results as an Atom 1.0 feed (newest first when the search is sorted by
 // date, which the CGI does for Atom).
 void write_atom(std::string& page, const SearchResult& result, const PageContext& context);
+
+// The page's style sheet (format=css), and a short hash of it that the
+// page's link carries, so that a new version is fetched at once although
+// browsers may keep the sheet a year.
+std::string_view page_style();
+const std::string& style_version();
 
 // The OpenSearch 1.1 description document of this CGI.
 void write_opensearch(std::string& page, const PageContext& context);

@@ -555,6 +555,32 @@ TEST_F(CgiAppTest, StatusesAndHeaders) {
   EXPECT_TRUE(nlohmann::json::parse(json_error.body).contains("error"));
 }
 
+TEST_F(CgiAppTest, StyleSheetIsLinkedAndKept) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  // Every page links the sheet with its hash, and carries no inline style
+  // (the CSP would block it).
+  for (const char* qs : {"q=compile", "", "q=pytorch+AND"}) {
+    const std::string body = app.handle(env(qs)).body;
+    EXPECT_NE(body.find("<link rel=\"stylesheet\" href=\"?format=css&amp;v=" + style_version() + "\">"),
+              std::string::npos)
+        << qs;
+    EXPECT_EQ(body.find("<style"), std::string::npos) << qs;
+    EXPECT_EQ(body.find("style="), std::string::npos) << qs;
+  }
+  EXPECT_NE(std::string(kContentSecurityPolicy).find("style-src 'self';"), std::string::npos);
+  // The sheet itself needs no database, and is kept a year.
+  CgiEnvironment e = env("format=css&v=" + style_version());
+  e.database.clear();
+  Response css = app.handle(e);
+  EXPECT_EQ(css.status, 200);
+  EXPECT_EQ(header(css, "Content-Type"), "text/css; charset=utf-8");
+  EXPECT_EQ(header(css, "Cache-Control"), "public, max-age=31536000, immutable");
+  EXPECT_EQ(css.body, std::string(page_style()));
+  EXPECT_NE(css.body.find("prefers-color-scheme:dark"), std::string::npos);
+  EXPECT_EQ(style_version().size(), 16u);
+}
+
 TEST_F(CgiAppTest, HeadHasHeadersButNoBody) {
   ingest({data("")});
   CgiApp app(quiet());

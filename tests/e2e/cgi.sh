@@ -83,6 +83,7 @@ check_http() {  # check_http MODE
               "q=compile&format=json|200|application/json" \
               "q=compile&format=atom|200|application/atom+xml; charset=utf-8" \
               "format=opensearch|200|application/opensearchdescription+xml; charset=utf-8" \
+              "format=css|200|text/css; charset=utf-8" \
               "|200|text/html; charset=utf-8" \
               "q=pytorch+AND|400|text/html; charset=utf-8" \
               "q=compile&sort=sideways|400|text/html; charset=utf-8"; do
@@ -91,12 +92,15 @@ check_http() {  # check_http MODE
     curl -sS -D "$h" -o "$work/$mode.body" "$base_url?$qs" || { fail "$mode: curl $qs"; continue; }
     grep -q "^HTTP/1.1 $want_status " "$h" || fail "$mode $qs: $(head -1 "$h")"
     grep -qi "^Content-Type: $want_type"$'\r$' "$h" || fail "$mode $qs: $(grep -i '^Content-Type' "$h")"
-    grep -qi "^Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline';" "$h" || fail "$mode $qs: CSP"
+    grep -qi "^Content-Security-Policy: default-src 'none'; style-src 'self';" "$h" || fail "$mode $qs: CSP"
     grep -qi $'^X-Content-Type-Options: nosniff\r$' "$h" || fail "$mode $qs: nosniff"
     grep -qi '^Referrer-Policy: no-referrer' "$h" || fail "$mode $qs: Referrer-Policy"
     case "$want_type" in
       text/html*) $py "$here/pagecheck.py" html "$work/$mode.body" || fail "$mode $qs: HTML" ;;
       application/json) $py -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/$mode.body" || fail "$mode $qs: JSON" ;;
+      text/css*)
+        grep -q '^:root{' "$work/$mode.body" || fail "$mode $qs: not the style sheet"
+        grep -qi $'^Cache-Control: public, max-age=31536000, immutable\r$' "$h" || fail "$mode $qs: not kept long" ;;
       *) xmllint --noout --nonet "$work/$mode.body" || fail "$mode $qs: XML not well-formed" ;;
     esac
   done
@@ -104,6 +108,12 @@ check_http() {  # check_http MODE
   [ "$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$base_url")" = 405 ] || fail "$mode: DELETE not 405"
   curl -sS -I "$base_url?q=compile" >"$h"
   grep -q '^HTTP/1.1 200' "$h" || fail "$mode: HEAD not 200"
+
+  # The style sheet is a request of its own, linked with its hash: no <style> in pages.
+  curl -sS "$base_url?q=compile" >"$work/$mode.page"
+  css=$(grep -o '<link rel="stylesheet" href="[^"]*"' "$work/$mode.page" | sed 's/.*href="//; s/"$//; s/&amp;/\&/g')
+  { [ -n "$css" ] && ! grep -q '<style' "$work/$mode.page"; } || fail "$mode: the page does not link its style sheet"
+  curl -sS "$base_url$css" | grep -q '^footer.site{' || fail "$mode: the linked style sheet '$css'"
 
   # JSON is the CLI's model: the same object but for the time taken.
   curl -sS "$base_url?q=compile&n=5&format=json" >"$work/$mode.cgi.json"
