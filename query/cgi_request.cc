@@ -2,6 +2,7 @@
 
 #include <uriparser/Uri.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -190,6 +191,57 @@ std::string to_query_string(const WebQuery& w, std::string_view separator) {
   if (w.n != RequestLimits{}.default_per_page) add("n", std::to_string(w.n));
   if (w.page > 1) add("page", std::to_string(w.page));
   if (w.format != OutputFormat::kHtml) add("format", format_name(w.format));
+  return out;
+}
+
+WebQuery refined(const WebQuery& w, const std::string& facet, const std::string& value) {
+  WebQuery r = w;
+  r.page = 1;
+  auto add = [&value](std::vector<std::string>& values) {
+    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+  };
+  if (facet == "category") add(r.categories);
+  else if (facet == "author") add(r.authors);
+  else if (facet == "feed") add(r.feeds);
+  else if (facet == "month") r.since = r.until = value;
+  return r;
+}
+
+Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
+  auto part = [](const char* key, const std::string& value) { return std::string(key) + "=" + url_component(value); };
+  if (!w.q.empty()) parts_[kQ].push_back(part("q", w.q));
+  for (const auto& v : w.categories) parts_[kCategory].push_back(part("category", v));
+  for (const auto& v : w.authors) parts_[kAuthor].push_back(part("author", v));
+  for (const auto& v : w.feeds) parts_[kFeed].push_back(part("feed", v));
+  if (!w.since.empty()) parts_[kSince].push_back(part("since", w.since));
+  if (!w.until.empty()) parts_[kUntil].push_back(part("until", w.until));
+  // As to_query_string, but on the first page.
+  if (w.sort != "relevance") parts_[kRest].push_back(part("sort", w.sort));
+  if (w.n != RequestLimits{}.default_per_page) parts_[kRest].push_back(part("n", std::to_string(w.n)));
+  if (w.format != OutputFormat::kHtml) parts_[kRest].push_back(part("format", format_name(w.format)));
+}
+
+std::string Refinements::query_string(const std::string& facet, const std::string& value) const {
+  const std::vector<std::string>* list = facet == "category" ? &query_.categories
+                                         : facet == "author" ? &query_.authors
+                                         : facet == "feed"   ? &query_.feeds
+                                                             : nullptr;
+  const Group group = facet == "category" ? kCategory : facet == "author" ? kAuthor : kFeed;
+  const bool added = list && std::find(list->begin(), list->end(), value) == list->end();
+  const bool month = facet == "month";
+  std::string out;
+  auto add = [&](std::string_view piece) {
+    if (!out.empty()) out += separator_;
+    out += piece;
+  };
+  for (int g = 0; g < kGroups; ++g) {
+    if (month && (g == kSince || g == kUntil)) {
+      add((g == kSince ? "since=" : "until=") + url_component(value));
+      continue;
+    }
+    for (const auto& p : parts_[g]) add(p);
+    if (added && g == group) add(std::string(facet) + "=" + url_component(value));
+  }
   return out;
 }
 

@@ -21,6 +21,7 @@
 // the caller answers 400. The database is never taken from the request.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,25 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
 // percent-encoded (only letters, digits, "-._~", "%" and "+" remain), so
 // with `separator` "&amp;" the result can go into an HTML attribute as it is.
 std::string to_query_string(const WebQuery& query, std::string_view separator = "&");
+
+// `query` with `value` added to the filter `facet` names ("category",
+// "author", "feed"; "month" sets since and until to it), on its first page.
+WebQuery refined(const WebQuery& query, const std::string& facet, const std::string& value);
+
+// The query strings of many refinements of one query (a page's facet
+// links): to_query_string(refined(query, facet, value), separator), with
+// the parameters that all of them share encoded once.
+class Refinements {
+ public:
+  Refinements(const WebQuery& query, std::string_view separator);
+  std::string query_string(const std::string& facet, const std::string& value) const;
+
+ private:
+  enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
+  const WebQuery& query_;
+  std::string separator_;
+  std::array<std::vector<std::string>, kGroups> parts_;  // "key=value", encoded; no page
+};
 
 // The library request for `query`: paging from page and n, filters from
 // since/until (relative to `now`) and the repeatable parameters. A query

@@ -29,7 +29,7 @@ std::string label_from_post(const Xapian::Database& db, const std::string& term,
   return "";
 }
 
-std::string feed_title(const Xapian::Database& db, const std::string& feed_id) {
+std::string title_of_feed(const Xapian::Database& db, const std::string& feed_id) {
   auto meta = nlohmann::json::parse(db.get_metadata(schema::kMetaFeedPrefix + feed_id), nullptr, false);
   if (meta.is_object()) {
     auto t = meta.find("title");
@@ -79,6 +79,17 @@ FacetTable::FacetTable(const Xapian::Database& db) {
     });
   }
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
+  const std::string_view feed_prefix = schema::kFeed;
+  for (const Pair& p : pairs_)
+    if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
+      const std::string id = p.term.substr(feed_prefix.size());
+      feed_titles_.emplace(id, title_of_feed(db, id));
+    }
+}
+
+const std::string& FacetTable::feed_title(const std::string& feed_id) const {
+  auto found = feed_titles_.find(feed_id);
+  return found != feed_titles_.end() ? found->second : feed_id;
 }
 
 const std::uint32_t* FacetTable::begin(Xapian::docid did) const {
@@ -144,7 +155,8 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
 
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
                  const std::map<std::string, Xapian::doccount>& counts,
-                 const std::map<std::string, std::string>& labels, unsigned limit) {
+                 const std::map<std::string, std::string>& labels, unsigned limit,
+                 const FacetTable* table) {
   Facet facet{name, {}};
   std::vector<std::pair<std::string, Xapian::doccount>> items;
   for (const auto& [term, count] : counts)
@@ -164,7 +176,7 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
       v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
       v.label = v.value;
     } else if (name == "feed") {
-      v.label = feed_title(db, v.value);
+      v.label = table ? table->feed_title(v.value) : title_of_feed(db, v.value);
     } else {
       auto known = labels.find(term);
       v.label = known != labels.end() ? known->second : label_from_post(db, term, prefix, name == "author");

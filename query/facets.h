@@ -33,8 +33,8 @@ const char* facet_prefix(const std::string& name);
 
 // The kSlotFacets values of every document of one database revision, in
 // memory: each distinct (term, label) pair once, and per docid the numbers
-// of its pairs. The owner drops it when it opens the database again.
-// The constructor throws Xapian errors.
+// of its pairs; and the title of every feed. The owner drops it when it
+// opens the database again. The constructor throws Xapian errors.
 class FacetTable {
  public:
   explicit FacetTable(const Xapian::Database& db);
@@ -48,9 +48,12 @@ class FacetTable {
   // the revision does not have.
   const std::uint32_t* begin(Xapian::docid did) const;
   const std::uint32_t* end(Xapian::docid did) const;
+  // The feed's title from its metadata, else its id.
+  const std::string& feed_title(const std::string& feed_id) const;
 
  private:
   std::vector<Pair> pairs_;
+  std::map<std::string, std::string> feed_titles_;
   std::vector<std::uint32_t> offsets_;  // by docid: where its numbers start in ids_
   std::vector<std::uint32_t> ids_;
 };
@@ -84,9 +87,11 @@ class FacetSpy : public Xapian::MatchSpy {
 
 // The `limit` biggest values of one facet (months: the newest), with the
 // labels as the feeds wrote them: from `labels` (FacetSpy::labels), else
-// from the first post that carries the term.
+// from the first post that carries the term. Feed titles come from `table`
+// when given (the same revision as `db`), else from the database.
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
                  const std::map<std::string, Xapian::doccount>& counts,
-                 const std::map<std::string, std::string>& labels, unsigned limit);
+                 const std::map<std::string, std::string>& labels, unsigned limit,
+                 const FacetTable* table = nullptr);
 
 }  // namespace blogsearch

@@ -39,6 +39,10 @@ std::string shorten(const std::string& text, std::size_t max) {
 // A same-page link to `w`, for an href (to_query_string's values need no
 // escaping there, its separators do).
 std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); }
+// A same-page link to the page's search refined by one more value.
+std::string href(const Refinements& links, const std::string& facet, const std::string& value) {
+  return "?" + links.query_string(facet, value);
+}
 
 std::string day_of(const PostRecord& p) {
   const std::string& t = !p.published.empty() ? p.published : !p.updated.empty() ? p.updated : p.first_seen;
@@ -163,20 +167,7 @@ void write_snippet(PageOut& out, const Hit& hit) {
   out << "</p>\n";
 }
 
-WebQuery refined(const WebQuery& w, const std::string& facet, const std::string& value) {
-  WebQuery r = w;
-  r.page = 1;
-  auto add = [&value](std::vector<std::string>& values) {
-    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
-  };
-  if (facet == "category") add(r.categories);
-  else if (facet == "author") add(r.authors);
-  else if (facet == "feed") add(r.feeds);
-  else if (facet == "month") r.since = r.until = value;
-  return r;
-}
-
-void write_hit(PageOut& out, const Hit& hit, const WebQuery& w) {
+void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   const PostRecord& p = hit.post;
   const std::string link = safe_http_url(p.link);
   const std::string title = p.title.empty() ? "(untitled)" : p.title;
@@ -202,13 +193,13 @@ void write_hit(PageOut& out, const Hit& hit, const WebQuery& w) {
   if (!p.categories.empty()) {
     sep();
     for (std::size_t i = 0; i < p.categories.size() && i < 6; ++i)
-      out << (i ? ", " : "") << "<a href=\"" << href(refined(w, "category", p.categories[i])) << "\">"
+      out << (i ? ", " : "") << "<a href=\"" << href(links, "category", p.categories[i]) << "\">"
           << html_text(p.categories[i]) << "</a>";
     if (p.categories.size() > 6) out << ", …";
   }
   if (!p.feed_id.empty()) {
     sep();
-    out << "<a href=\"" << href(refined(w, "feed", p.feed_id)) << "\">"
+    out << "<a href=\"" << href(links, "feed", p.feed_id) << "\">"
         << html_text(p.feed_title.empty() ? p.feed_id : p.feed_title) << "</a>";
   }
   out << "</p>\n";
@@ -271,7 +262,7 @@ std::string month_name(int index) {
 
 // Matches per month, oldest left, with empty months as gaps; each bar links
 // to the search narrowed to its month.
-void write_histogram(PageOut& out, const Facet& months, const WebQuery& w, const char* heading) {
+void write_histogram(PageOut& out, const Facet& months, const Refinements& links, const char* heading) {
   std::map<int, Xapian::doccount> counts;
   Xapian::doccount top = 0;
   for (const auto& v : months.values) {
@@ -296,7 +287,7 @@ void write_histogram(PageOut& out, const Facet& months, const WebQuery& w, const
     const int h = std::max(2, static_cast<int>(static_cast<double>(count) * kHeight / top + 0.5));
     const int x = (m - first) * (kBar + kGap);
     const std::string label = month_name(m) + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
-    out << "<a href=\"" << href(refined(w, "month", month_name(m))) << "\" aria-label=\""
+    out << "<a href=\"" << href(links, "month", month_name(m)) << "\" aria-label=\""
         << html_attribute(label) << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar
         << "\" height=\"" << h << "\"><title>" << html_text(label) << "</title></rect></a>";
   }
@@ -304,7 +295,7 @@ void write_histogram(PageOut& out, const Facet& months, const WebQuery& w, const
       << "</span><span>" << month_name(last) << "</span></div></section>\n";
 }
 
-void write_facet_list(PageOut& out, const Facet& facet, const WebQuery& w, const char* heading,
+void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links, const char* heading,
                       std::size_t max_values = kSidebarValues) {
   if (facet.values.empty()) return;
   out << "<section aria-labelledby=\"h-" << facet.name << "\"><h2 id=\"h-" << facet.name << "\">" << heading
@@ -312,14 +303,14 @@ void write_facet_list(PageOut& out, const Facet& facet, const WebQuery& w, const
   for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << href(refined(w, facet.name, v.value)) << "\"><span>" << html_text(label)
+    out << "<li><a href=\"" << href(links, facet.name, v.value) << "\"><span>" << html_text(label)
         << "</span><span class=\"n\" aria-label=\"" << with_separators(v.count)
         << (v.count == 1 ? " post" : " posts") << "\">" << with_separators(v.count) << "</span></a></li>\n";
   }
   out << "</ul></section>\n";
 }
 
-void write_sidebar(PageOut& out, const SearchResult& r, const WebQuery& w) {
+void write_sidebar(PageOut& out, const SearchResult& r, const Refinements& w) {
   out << "<aside aria-label=\"Refine the search\">\n";
   if (const Facet* months = find_facet(r, "month")) write_histogram(out, *months, w, "Matches per month");
   const std::pair<const char*, const char*> lists[] = {
@@ -364,6 +355,7 @@ std::string page_title(const PageContext& c) {
 void write_html_results(std::string& page, const SearchResult& r, const PageContext& c) {
   PageOut out(page);
   const WebQuery& w = c.query;
+  const Refinements links(w, "&amp;");
   write_head(out, c, page_title(c));
   write_form(out, c, false);
   out << "<div class=\"wrap layout\">\n<main id=\"main\">\n"
@@ -390,20 +382,22 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
   out << ms << "</p>\n";
   if (!r.hits.empty()) {
     out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
-    for (const auto& hit : r.hits) write_hit(out, hit, w);
+    for (const auto& hit : r.hits) write_hit(out, hit, links);
     out << "</ol>\n";
   } else if (r.total.estimated == 0) {
     out << "<p>Try fewer or other words, or remove a filter.</p>\n";
   }
   write_pages(out, r, w);
   out << "</main>\n";
-  write_sidebar(out, r, w);
+  write_sidebar(out, r, links);
   out << "</div>\n";
   write_footer(out, c);
 }
 
 void write_html_start(std::string& page, const SearchResult& newest, const PageContext& c) {
   PageOut out(page);
+  const WebQuery everything;  // the start page's links refine "all posts"
+  const Refinements links(everything, "&amp;");
   write_head(out, c, page_title(c));
   write_form(out, c, true);
   out << "<div class=\"wrap layout\">\n<main id=\"main\">\n";
@@ -419,15 +413,14 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   } else {
     out << "<p class=\"count\">Newest post: " << html_text(day_of(newest.hits.front().post)) << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
-    WebQuery all;
-    for (const auto& hit : newest.hits) write_hit(out, hit, all);
+    for (const auto& hit : newest.hits) write_hit(out, hit, links);
     out << "</ol>\n";
   }
   write_help(out);
   out << "</main>\n<aside aria-label=\"What is indexed\">\n";
-  if (const Facet* months = find_facet(newest, "month")) write_histogram(out, *months, WebQuery{}, "Posts per month");
-  if (feeds) write_facet_list(out, *feeds, WebQuery{}, "Feeds", feeds->values.size());
-  if (const Facet* cats = find_facet(newest, "category")) write_facet_list(out, *cats, WebQuery{}, "Categories");
+  if (const Facet* months = find_facet(newest, "month")) write_histogram(out, *months, links, "Posts per month");
+  if (feeds) write_facet_list(out, *feeds, links, "Feeds", feeds->values.size());
+  if (const Facet* cats = find_facet(newest, "category")) write_facet_list(out, *cats, links, "Categories");
   out << "</aside>\n</div>\n";
   write_footer(out, c);
 }

@@ -274,7 +274,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   spy.count(db_, facet_table_.get());
   for (std::size_t i = 0; i < request.facets.size(); ++i)
     result.facets.push_back(
-        make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i), request.facet_limit));
+        make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i), request.facet_limit,
+                   facet_table_.get()));
   return result;
 }
 

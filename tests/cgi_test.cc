@@ -179,6 +179,37 @@ TEST(CgiRequest, QueryStringRoundTrips) {
   EXPECT_EQ(to_query_string(WebQuery{}), "");  // defaults are left out
 }
 
+TEST(CgiRequest, RefinementsAreTheRefinedQueryStrings) {
+  WebQuery full;
+  full.q = "a&b=c \"d\" é+";
+  full.page = 4;
+  full.n = 20;
+  full.sort = "date";
+  full.since = "2025";
+  full.until = "2026-03";
+  full.categories = {"C++", "x&y"};
+  full.authors = {"Ana Sánchez"};
+  full.feeds = {"pytorch"};
+  full.format = OutputFormat::kJson;
+  WebQuery words_only;
+  words_only.q = "kernel";
+  for (const WebQuery& w : {full, words_only, WebQuery{}}) {
+    for (const char* separator : {"&", "&amp;"}) {
+      const Refinements links(w, separator);
+      for (const std::string facet : {"category", "author", "feed", "month"})
+        for (const std::string value : {"C++", "x&y", "Ana Sánchez", "pytorch", "new value", "2026-09"}) {
+          const WebQuery r = refined(w, facet, value);
+          EXPECT_EQ(links.query_string(facet, value), to_query_string(r, separator)) << facet << " " << value;
+          EXPECT_EQ(r.page, 1u);
+        }
+    }
+  }
+  // Adding a value the filter has already leaves it as it is.
+  EXPECT_EQ(refined(full, "category", "C++").categories, full.categories);
+  EXPECT_EQ(refined(full, "feed", "other").feeds, (std::vector<std::string>{"pytorch", "other"}));
+  EXPECT_EQ(refined(full, "month", "2026-09").since, "2026-09");
+}
+
 TEST(CgiRequest, SearchRequestPagesAndFilters) {
   WebQuery w = decode_query_string("q=x&page=3&n=20&since=2026-09&until=2026-09&sort=date").query;
   SearchRequest r = to_search_request(w, 0);
