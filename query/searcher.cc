@@ -11,6 +11,7 @@
 #include "query/doc_cache.h"
 #include "query/facets.h"
 #include "query/snippet.h"
+#include "query/sort_keys.h"
 
 namespace blogsearch {
 
@@ -120,6 +121,7 @@ void Searcher::reopen() {
   // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
   doc_cache_.reset();
   facet_table_.reset();
+  published_keys_.reset();
   try {
     db_ = Xapian::Database(path_);
   } catch (const Xapian::Error& e) {
@@ -190,13 +192,19 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::Enquire enquire(db_);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
   Xapian::Query query = built.query;
+  if (options_.cache_bytes > 0 && !published_keys_) published_keys_ = std::make_unique<PublishedKeys>(db_);
+  // Ties (every match of a pure filter weighs 0) go newest first.
+  auto relevance_then_newest = [&] {
+    if (published_keys_) enquire.set_sort_by_relevance_then_key(published_keys_.get(), true);
+    else enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+  };
   switch (request.sort) {
     case SortOrder::kRelevance:
-      // Ties (every match of a pure filter weighs 0) go newest first.
-      enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+      relevance_then_newest();
       break;
     case SortOrder::kDate:
-      enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
+      if (published_keys_) enquire.set_sort_by_key_then_relevance(published_keys_.get(), !request.reverse);
+      else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
       break;
     case SortOrder::kRecent: {
       // The boost is scaled to this query's best weight so that it shifts
@@ -207,7 +215,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       double reference = Xapian::sortable_unserialise(db_.get_value_upper_bound(schema::kSlotPublished));
       auto* source = new RecencySource(top > 0 ? top * kRecencyShare : 1.0, reference);
       query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(source->release()));
-      enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+      relevance_then_newest();
       break;
     }
   }

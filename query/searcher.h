@@ -31,6 +31,7 @@ namespace blogsearch {
 
 class DocCache;    // doc_cache.h
 class FacetTable;  // facets.h
+class PublishedKeys;  // sort_keys.h
 
 class DatabaseUnavailable : public std::runtime_error {
  public:
@@ -76,7 +77,8 @@ struct SearcherOptions {
   // For a process that answers many searches (FastCGI): keep the records
   // and texts of posts read (doc_cache.h) up to this many bytes, and every
   // post's facet terms (facets.h: FacetTable), until the database is opened
-  // again. 0, for one search per process: read what each search needs.
+  // again, and the posts' published times to sort by (sort_keys.h). 0, for
+  // one search per process: read what each search needs.
   std::size_t cache_bytes = 0;
 };
 
@@ -110,9 +112,10 @@ class Searcher {
   std::string path_;
   SearcherOptions options_;
   Xapian::Database db_;
-  // Both hold what db_'s revision holds; reopen() drops them.
+  // These hold what db_'s revision holds; reopen() drops them.
   std::unique_ptr<DocCache> doc_cache_;
   std::unique_ptr<FacetTable> facet_table_;
+  std::unique_ptr<PublishedKeys> published_keys_;
 };
 
 }  // namespace blogsearch

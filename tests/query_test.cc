@@ -534,16 +534,25 @@ TEST_F(SearcherTest, CachesChangeNoResult) {
   SearcherOptions options;
   options.cache_bytes = 1 << 20;
   Searcher cached(db_path_, options);
-  for (const char* q : {"kernels", "go", "köln OR straße", "emoji", "ampersands", "title:kernels", "kern*"}) {
-    for (bool with_text : {false, true}) {
-      SearchRequest r;
-      r.query.text = q;
-      r.facets = {"category", "author", "feed", "month"};
-      r.with_text = with_text;
-      const std::string want = everything(plain.search(r));
-      // Twice: the first search fills the caches, the second reads them.
-      EXPECT_EQ(everything(cached.search(r)), want) << q;
-      EXPECT_EQ(everything(cached.search(r)), want) << q << " (from the caches)";
+  // "" with a filter: every match weighs 0, so the order is all tie-breaks.
+  for (const char* q : {"kernels", "go", "köln OR straße", "emoji", "ampersands", "title:kernels", "kern*", ""}) {
+    for (SortOrder sort : {SortOrder::kRelevance, SortOrder::kDate, SortOrder::kRecent}) {
+      for (bool reverse_or_text : {false, true}) {
+        SearchRequest r;
+        r.query.text = q;
+        if (!*q) r.query.filters.since = at("2000-01-01");
+        r.facets = {"category", "author", "feed", "month"};
+        r.sort = sort;
+        r.reverse = sort == SortOrder::kDate && reverse_or_text;
+        r.with_text = sort != SortOrder::kDate && reverse_or_text;
+        r.limit = 4;
+        const std::string want = everything(plain.search(r));
+        // Twice: the first search fills the caches, the second reads them.
+        EXPECT_EQ(everything(cached.search(r)), want) << q;
+        EXPECT_EQ(everything(cached.search(r)), want) << q << " (from the caches)";
+        r.offset = 4;
+        EXPECT_EQ(everything(cached.search(r)), everything(plain.search(r))) << q << " (page 2)";
+      }
     }
   }
 }
