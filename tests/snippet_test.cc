@@ -69,6 +69,24 @@ TEST(Snippet, DoesNotMarkWordsThatOnlyStartAlike) {
   EXPECT_EQ(marked(parts), (std::vector<std::string>{"general", "generals"}));
 }
 
+TEST(Snippet, MarksEveryFormThatStemsLikeTheQuery) {
+  // Forms whose stem changes the word's last letters: each is marked
+  // exactly when Xapian stems it as it stems the query word.
+  const std::vector<std::string> forms = {
+      "happy",  "happiness", "happier",  "hope",     "hoping",     "hoped",    "hopped",  "hops",
+      "relate", "relational", "related", "relating", "organizer", "organize", "organs",  "flies",
+      "fly",    "flying",    "gently",   "gentle",   "possibly",   "possible", "ability", "able"};
+  std::string text;
+  for (const auto& f : forms) text += f + " ";
+  for (const std::string query : {"happiness", "hoping", "relational", "organizing", "flies", "gently", "possibility"}) {
+    std::vector<std::string> want;
+    for (const auto& f : forms)
+      if (kStem(f) == kStem(query)) want.push_back(f);
+    ASSERT_FALSE(want.empty()) << query;
+    EXPECT_EQ(marked(make_snippet(text, terms_for(query), 1000, kStem)), want) << query;
+  }
+}
+
 TEST(Snippet, ShowsTheMatchesOfALongText) {
   std::string text = filler(2000) + "here the needle word sits near another needle " + filler(2000);
   auto parts = make_snippet(text, terms_for("needle"), 200, kStem);
