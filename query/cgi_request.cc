@@ -222,6 +222,12 @@ Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_
 }
 
 std::string Refinements::query_string(const std::string& facet, const std::string& value) const {
+  std::string out;
+  append_query_string(out, facet, value);
+  return out;
+}
+
+void Refinements::append_query_string(std::string& out, const std::string& facet, const std::string& value) const {
   const std::vector<std::string>* list = facet == "category" ? &query_.categories
                                          : facet == "author" ? &query_.authors
                                          : facet == "feed"   ? &query_.feeds
@@ -229,20 +235,28 @@ std::string Refinements::query_string(const std::string& facet, const std::strin
   const Group group = facet == "category" ? kCategory : facet == "author" ? kAuthor : kFeed;
   const bool added = list && std::find(list->begin(), list->end(), value) == list->end();
   const bool month = facet == "month";
-  std::string out;
-  auto add = [&](std::string_view piece) {
-    if (!out.empty()) out += separator_;
-    out += piece;
+  const std::size_t start = out.size();
+  auto separate = [&] {
+    if (out.size() > start) out += separator_;
   };
   for (int g = 0; g < kGroups; ++g) {
     if (month && (g == kSince || g == kUntil)) {
-      add((g == kSince ? "since=" : "until=") + url_component(value));
+      separate();
+      out += g == kSince ? "since=" : "until=";
+      append_url_component(out, value);
       continue;
     }
-    for (const auto& p : parts_[g]) add(p);
-    if (added && g == group) add(std::string(facet) + "=" + url_component(value));
+    for (const auto& p : parts_[g]) {
+      separate();
+      out += p;
+    }
+    if (added && g == group) {
+      separate();
+      out += facet;
+      out += '=';
+      append_url_component(out, value);
+    }
   }
-  return out;
 }
 
 SearchRequest to_search_request(const WebQuery& w, UnixTime now) {

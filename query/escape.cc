@@ -3,9 +3,9 @@
 #include <uriparser/Uri.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
-#include <vector>
 
 namespace blogsearch::web {
 
@@ -44,9 +44,12 @@ std::size_t decode(std::string_view s, std::size_t i, std::uint32_t& cp) {
 
 // Printable ASCII that no escaper here changes: copied in runs, as most
 // text is made of it.
-bool plain_ascii(char c) {
-  return c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
-}
+constexpr std::array<bool, 256> kPlainAscii = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 0x7F; ++c) plain[c] = c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+  return plain;
+}();
+bool plain_ascii(char c) { return kPlainAscii[static_cast<unsigned char>(c)]; }
 
 // Calls emit(bytes, cp) for each character of `text`, valid UTF-8 with
 // control characters dropped and bad bytes replaced; a run of plain_ascii
@@ -73,9 +76,7 @@ void for_each_char(std::string_view text, Emit emit) {
   }
 }
 
-std::string escape_markup(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
+void append_markup(std::string& out, std::string_view text) {
   for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {
     switch (cp) {
       case '&': out += "&amp;"; break;
@@ -86,6 +87,12 @@ std::string escape_markup(std::string_view text) {
       default: out += bytes;
     }
   });
+}
+
+std::string escape_markup(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  append_markup(out, text);
   return out;
 }
 
@@ -104,19 +111,30 @@ std::string html_attribute(std::string_view text) { return escape_markup(text); 
 
 std::string xml_text(std::string_view text) { return escape_markup(text); }
 
-std::string url_component(std::string_view text) {
+void append_html(std::string& out, std::string_view text) { append_markup(out, text); }
+
+void append_url_component(std::string& out, std::string_view text) {
   // Most values (feed ids, months, page numbers, plain words) need nothing.
   const auto unreserved = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
            c == '_' || c == '~';
   };
-  if (std::all_of(text.begin(), text.end(), unreserved)) return std::string(text);
+  if (std::all_of(text.begin(), text.end(), unreserved)) {
+    out += text;
+    return;
+  }
   const std::string valid = valid_text(text);
   // uriparser writes at most three bytes per input byte, plus the NUL.
-  std::vector<char> out(valid.size() * 3 + 1);
-  const char* end = uriEscapeExA(valid.data(), valid.data() + valid.size(), out.data(),
-                                 URI_TRUE, URI_FALSE);
-  return std::string(static_cast<const char*>(out.data()), end);
+  const std::size_t at = out.size();
+  out.resize(at + valid.size() * 3 + 1);
+  const char* end = uriEscapeExA(valid.data(), valid.data() + valid.size(), &out[at], URI_TRUE, URI_FALSE);
+  out.resize(static_cast<std::size_t>(end - out.data()));
+}
+
+std::string url_component(std::string_view text) {
+  std::string out;
+  append_url_component(out, text);
+  return out;
 }
 
 std::string safe_http_url(std::string_view link) {

@@ -29,6 +29,10 @@ std::string html_text(std::string_view text);
 // For a double- or single-quoted HTML attribute value.
 std::string html_attribute(std::string_view text);
 
+// html_text (the same as html_attribute), appended to `out` instead of
+// returned: what a page writer uses for every piece of a page.
+void append_html(std::string& out, std::string_view text);
+
 // For XML character data and quoted attribute values (Atom, OpenSearch):
 // & < > " ' escaped, characters XML 1.0 forbids dropped.
 std::string xml_text(std::string_view text);
@@ -37,6 +41,8 @@ std::string xml_text(std::string_view text);
 // unreserved ASCII letters, digits and "-._~" percent-encoded; spaces as
 // "+". The result is pure ASCII, safe in any attribute after html_attribute.
 std::string url_component(std::string_view text);
+// The same, appended to `out`.
+void append_url_component(std::string& out, std::string_view text);
 
 // A link taken from a feed, for an href: returned unchanged (but repaired)
 // when it is an absolute http or https URL without spaces or control

@@ -39,9 +39,17 @@ std::string shorten(const std::string& text, std::size_t max) {
 // A same-page link to `w`, for an href (to_query_string's values need no
 // escaping there, its separators do).
 std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); }
-// A same-page link to the page's search refined by one more value.
-std::string href(const Refinements& links, const std::string& facet, const std::string& value) {
-  return "?" + links.query_string(facet, value);
+// A same-page link to the page's search refined by one more value, for an
+// href: `out << RefinedLink{links, facet, value}`.
+struct RefinedLink {
+  const Refinements& links;
+  const std::string& facet;
+  const std::string& value;
+};
+PageOut& operator<<(PageOut& out, const RefinedLink& l) {
+  out << '?';
+  l.links.append_query_string(out.str(), l.facet, l.value);
+  return out;
 }
 
 std::string day_of(const PostRecord& p) {
@@ -60,10 +68,10 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"color-scheme\" content=\"light dark\">\n"
          "<meta name=\"referrer\" content=\"no-referrer\">\n"
-      << "<title>" << html_text(title) << "</title>\n"
+      << "<title>" << Html{title} << "</title>\n"
       << "<link rel=\"icon\" href=\"data:,\">\n"
       << "<link rel=\"search\" type=\"application/opensearchdescription+xml\" title=\""
-      << html_attribute(c.site_title) << "\" href=\"" << href(opensearch) << "\">\n"
+      << Html{c.site_title} << "\" href=\"" << href(opensearch) << "\">\n"
       << "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Atom feed of this search\" href=\""
       << href(atom) << "\">\n"
       << "<link rel=\"stylesheet\" href=\"?format=css&amp;v=" << style_version() << "\">\n"
@@ -74,10 +82,10 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
 void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   const WebQuery& w = c.query;
   out << "<header class=\"site\"><div class=\"wrap\">\n"
-      << "<a class=\"brand\" href=\"?\">" << html_text(c.site_title) << "</a>\n"
+      << "<a class=\"brand\" href=\"?\">" << Html{c.site_title} << "</a>\n"
       << "<form class=\"search\" role=\"search\" method=\"get\">\n"
       << "<label for=\"q\">Search the blog archive</label>\n<div class=\"row\">"
-      << "<input type=\"search\" id=\"q\" name=\"q\" value=\"" << html_attribute(w.q)
+      << "<input type=\"search\" id=\"q\" name=\"q\" value=\"" << Html{w.q}
       << "\" maxlength=\"" << RequestLimits{}.max_query_bytes
       << "\" autocomplete=\"off\" spellcheck=\"false\"" << (autofocus ? " autofocus" : "") << ">"
       << "<button type=\"submit\">Search</button></div>\n";
@@ -85,7 +93,7 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   // the chips below remove them one by one.
   auto hidden = [&out](const char* name, const std::vector<std::string>& values) {
     for (const auto& v : values)
-      out << "<input type=\"hidden\" name=\"" << name << "\" value=\"" << html_attribute(v) << "\">\n";
+      out << "<input type=\"hidden\" name=\"" << name << "\" value=\"" << Html{v} << "\">\n";
   };
   hidden("category", w.categories);
   hidden("author", w.authors);
@@ -99,9 +107,9 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
     out << "<option value=\"" << value << "\"" << (w.sort == value ? " selected" : "") << ">" << label
         << "</option>";
   out << "</select></label>\n"
-      << "<label>Since<input name=\"since\" value=\"" << html_attribute(w.since)
+      << "<label>Since<input name=\"since\" value=\"" << Html{w.since}
       << "\" placeholder=\"2026-01 or 6m\"></label>\n"
-      << "<label>Until<input name=\"until\" value=\"" << html_attribute(w.until)
+      << "<label>Until<input name=\"until\" value=\"" << Html{w.until}
       << "\" placeholder=\"2026-12-31\"></label>\n"
       << "<label>Per page<select name=\"n\">";
   bool listed = false;
@@ -139,7 +147,7 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   if (!chips.empty()) {
     out << "<ul class=\"filters\" aria-label=\"Active filters\">";
     for (const auto& [label, without] : chips)
-      out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << html_text(label)
+      out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << Html{label}
           << " <span aria-hidden=\"true\">×</span><span class=\"skip\"> (remove)</span></a></li>";
     out << "</ul>\n";
   }
@@ -147,7 +155,7 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
 }
 
 void write_notices(PageOut& out, const PageContext& c) {
-  for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << html_text(n) << "</p>\n";
+  for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << Html{n} << "</p>\n";
 }
 
 void write_snippet(PageOut& out, const Hit& hit) {
@@ -157,11 +165,11 @@ void write_snippet(PageOut& out, const Hit& hit) {
   const bool matched = std::any_of(hit.snippet.begin(), hit.snippet.end(),
                                    [](const SnippetPart& p) { return p.match; });
   if (hit.snippet.empty() || (!matched && !hit.post.summary.empty())) {
-    out << html_text(shorten(hit.post.summary, 300));
+    out << Html{shorten(hit.post.summary, 300)};
   } else {
     for (const auto& part : hit.snippet) {
-      if (part.match) out << "<mark>" << html_text(part.text) << "</mark>";
-      else out << html_text(part.text);
+      if (part.match) out << "<mark>" << Html{part.text} << "</mark>";
+      else out << Html{part.text};
     }
   }
   out << "</p>\n";
@@ -172,8 +180,8 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   const std::string link = safe_http_url(p.link);
   const std::string title = p.title.empty() ? "(untitled)" : p.title;
   out << "<li class=\"hit\"><article>\n<h2>";
-  if (!link.empty()) out << "<a href=\"" << html_attribute(link) << "\">" << html_text(title) << "</a>";
-  else out << html_text(title);
+  if (!link.empty()) out << "<a href=\"" << Html{link} << "\">" << Html{title} << "</a>";
+  else out << Html{title};
   out << "</h2>\n<p class=\"meta\">";
   bool first = true;
   auto sep = [&out, &first]() {
@@ -182,29 +190,29 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   };
   if (const std::string day = day_of(p); !day.empty()) {
     sep();
-    out << "<time datetime=\"" << html_attribute(day) << "\">" << html_text(day) << "</time>";
+    out << "<time datetime=\"" << Html{day} << "\">" << Html{day} << "</time>";
   }
   if (!p.authors.empty()) {
     sep();
     out << "by ";
     for (std::size_t i = 0; i < p.authors.size(); ++i)
-      out << (i ? ", " : "") << html_text(p.authors[i]);
+      out << (i ? ", " : "") << Html{p.authors[i]};
   }
   if (!p.categories.empty()) {
     sep();
     for (std::size_t i = 0; i < p.categories.size() && i < 6; ++i)
-      out << (i ? ", " : "") << "<a href=\"" << href(links, "category", p.categories[i]) << "\">"
-          << html_text(p.categories[i]) << "</a>";
+      out << (i ? ", " : "") << "<a href=\"" << RefinedLink{links, "category", p.categories[i]} << "\">"
+          << Html{p.categories[i]} << "</a>";
     if (p.categories.size() > 6) out << ", …";
   }
   if (!p.feed_id.empty()) {
     sep();
-    out << "<a href=\"" << href(links, "feed", p.feed_id) << "\">"
-        << html_text(p.feed_title.empty() ? p.feed_id : p.feed_title) << "</a>";
+    out << "<a href=\"" << RefinedLink{links, "feed", p.feed_id} << "\">"
+        << Html{p.feed_title.empty() ? p.feed_id : p.feed_title} << "</a>";
   }
   out << "</p>\n";
   write_snippet(out, hit);
-  if (!link.empty()) out << "<p class=\"url\">" << html_text(shorten(link, 100)) << "</p>\n";
+  if (!link.empty()) out << "<p class=\"url\">" << Html{shorten(link, 100)} << "</p>\n";
   out << "</article></li>\n";
 }
 
@@ -281,15 +289,15 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
   out << "<section aria-labelledby=\"h-hist\"><h2 id=\"h-hist\">" << heading << "</h2>\n"
       << "<svg class=\"hist\" viewBox=\"0 0 " << width << " " << kHeight + 1
       << "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Matches per month, "
-      << html_attribute(month_name(first)) << " to " << html_attribute(month_name(last)) << "\">";
+      << Html{month_name(first)} << " to " << Html{month_name(last)} << "\">";
   out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
   for (const auto& [m, count] : counts) {
     const int h = std::max(2, static_cast<int>(static_cast<double>(count) * kHeight / top + 0.5));
     const int x = (m - first) * (kBar + kGap);
     const std::string label = month_name(m) + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
-    out << "<a href=\"" << href(links, "month", month_name(m)) << "\" aria-label=\""
-        << html_attribute(label) << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar
-        << "\" height=\"" << h << "\"><title>" << html_text(label) << "</title></rect></a>";
+    out << "<a href=\"" << RefinedLink{links, "month", month_name(m)} << "\" aria-label=\""
+        << Html{label} << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar
+        << "\" height=\"" << h << "\"><title>" << Html{label} << "</title></rect></a>";
   }
   out << "</svg>\n<div class=\"hist-axis\" aria-hidden=\"true\"><span>" << month_name(first)
       << "</span><span>" << month_name(last) << "</span></div></section>\n";
@@ -303,7 +311,7 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
   for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << href(links, facet.name, v.value) << "\"><span>" << html_text(label)
+    out << "<li><a href=\"" << RefinedLink{links, facet.name, v.value} << "\"><span>" << Html{label}
         << "</span><span class=\"n\" aria-label=\"" << with_separators(v.count)
         << (v.count == 1 ? " post" : " posts") << "\">" << with_separators(v.count) << "</span></a></li>\n";
   }
@@ -367,7 +375,7 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
     corrected.q = r.suggestion;
     corrected.page = 1;
     out << "<p class=\"suggest\">Did you mean <a href=\"" << href(corrected) << "\">"
-        << html_text(r.suggestion) << "</a>?</p>\n";
+        << Html{r.suggestion} << "</a>?</p>\n";
   }
   out << "<p class=\"count\" role=\"status\">";
   if (r.hits.empty()) {
@@ -411,7 +419,7 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   if (newest.hits.empty()) {
     out << "<p>Nothing is indexed yet.</p>\n";
   } else {
-    out << "<p class=\"count\">Newest post: " << html_text(day_of(newest.hits.front().post)) << "</p>\n"
+    out << "<p class=\"count\">Newest post: " << Html{day_of(newest.hits.front().post)} << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
     for (const auto& hit : newest.hits) write_hit(out, hit, links);
     out << "</ol>\n";
@@ -435,12 +443,12 @@ void write_html_error(std::string& page, const PageError& e, const PageContext& 
   write_form(out, c, e.status == 400);
   out << "<div class=\"wrap\">\n<main id=\"main\" class=\"error\">\n<h1>" << heading << "</h1>\n";
   write_notices(out, c);
-  out << "<p role=\"alert\">" << html_text(e.message) << "</p>\n";
+  out << "<p role=\"alert\">" << Html{e.message} << "</p>\n";
   if (!e.query.empty() && e.column > 0 && e.column <= e.query.size() + 1) {
     const std::size_t at = e.column - 1;
     const std::size_t len = std::min(e.length, e.query.size() - std::min(at, e.query.size()));
-    out << "<pre>" << html_text(e.query.substr(0, at)) << "<mark>" << html_text(e.query.substr(at, len))
-        << "</mark>" << html_text(e.query.substr(at + len)) << "</pre>\n";
+    out << "<pre>" << Html{e.query.substr(0, at)} << "<mark>" << Html{e.query.substr(at, len)}
+        << "</mark>" << Html{e.query.substr(at + len)} << "</pre>\n";
   }
   if (e.status == 400) write_help(out);
   out << "</main>\n</div>\n";

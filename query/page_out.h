@@ -3,9 +3,9 @@
 // The web formatters (format_html.cc, format_atom.cc, format_opensearch.cc)
 // write a page in about 1,500 pieces. std::ostream builds a sentry and makes
 // a virtual call for each, which was a tenth of a FastCGI request; PageOut
-// appends to the string it is given. It takes strings, characters and
-// integers, and has no formatting state. Nothing here throws except
-// std::bad_alloc.
+// appends to the string it is given. It takes strings, characters,
+// integers and Html (text escaped on the way, escape.h), and has no
+// formatting state. Nothing here throws except std::bad_alloc.
 #pragma once
 
 #include <charconv>
@@ -13,12 +13,26 @@
 #include <string_view>
 #include <type_traits>
 
+#include "query/escape.h"
+
 namespace blogsearch::web {
+
+// Text to escape for HTML (text or a quoted attribute) as it is written:
+// `out << Html{title}` is `out << html_text(title)` without the copy.
+struct Html {
+  std::string_view text;
+};
 
 class PageOut {
  public:
   explicit PageOut(std::string& out) : out_(out) {}
 
+  std::string& str() { return out_; }
+
+  PageOut& operator<<(Html h) {
+    append_html(out_, h.text);
+    return *this;
+  }
   PageOut& operator<<(std::string_view s) {
     out_.append(s);
     return *this;
