@@ -249,8 +249,12 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
     if (terms.words.count(lower)) return true;
     for (const auto& p : terms.prefixes)
       if (lower.compare(0, p.size(), p) == 0) return true;
-    for (const auto& s : terms.stems)
-      if (lower.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) == 0) return terms.stems.count(stem(lower)) > 0;
+    for (const auto& s : terms.stems) {
+      if (lower.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) != 0) continue;
+      auto known = terms.stemmed.find(lower);
+      if (known == terms.stemmed.end()) known = terms.stemmed.emplace(lower, terms.stems.count(stem(lower)) > 0).first;
+      return known->second;
+    }
     return false;
   };
 

@@ -19,6 +19,7 @@
 
 #include <xapian.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct SnippetTerms {
   std::set<std::string> words;     // unprefixed query terms (as typed)
   std::set<std::string> stems;     // stems of the query's Z terms
   std::set<std::string> prefixes;  // letters before a wildcard's `*`
+  // Words already stemmed -> whether the stem is one of `stems`, filled by
+  // make_snippet: the snippets of one search stem the same words again and
+  // again ("plugin", "plugins"). One search's snippets are made on one thread.
+  mutable std::map<std::string, bool, std::less<>> stemmed;
 };
 
 // The unprefixed terms and stems of `query` (field terms such as title:
