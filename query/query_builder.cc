@@ -334,16 +334,6 @@ bool is_plain_words(const std::vector<Token>& tokens) {
   return true;
 }
 
-// For plain words, posts whose title holds them in the typed order rank
-// higher: the difference between "datasette-llm 0.1a4" and
-// "datasette-llm-accountant 0.1a4", or "The state of React" and
-// "Persisting React State".
-Xapian::Query title_phrase(const std::string& text) {
-  Xapian::QueryParser qp;
-  qp.add_prefix("title", schema::kTitle);
-  return qp.parse_query("title:\"" + text + "\"", Xapian::QueryParser::FLAG_PHRASE);
-}
-
 }  // namespace
 
 QueryError locate_syntax_error(const std::string& query, const std::string& xapian_message) {
@@ -382,26 +372,18 @@ QueryError locate_syntax_error(const std::string& query, const std::string& xapi
   return QueryError("cannot parse the query (" + xapian_message + ")", query, 0);
 }
 
-BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) {
-  const Filters& f = options.filters;
-  const bool has_filters = !f.categories.empty() || !f.authors.empty() || !f.feeds.empty() ||
-                           f.since || f.until;
-  const bool has_text = !is_blank(options.text);
-  if (!has_text && !has_filters)
-    throw QueryError("empty query: give search words or a filter (--category, --author, --feed, --since, --until)");
-  if (f.since && f.until && *f.since > *f.until)
-    throw QueryError("--since is later than --until: no post can match");
+// The QueryParser set up with every field prefix and processor, and what
+// its date processors report into.
+struct QueryBuilder::Parser {
+  DateErrors date_errors;  // declared first: qp's date processors point at it
+  Xapian::QueryParser qp;
+  Xapian::QueryParser titles;  // for title_phrase
 
-  BuiltQuery built{Xapian::Query::MatchAll, ""};
-  if (has_text) {
-    DateErrors date_errors;  // declared first: qp's date processors point at it
-    Xapian::QueryParser qp;
+  explicit Parser(const Xapian::Database& db) {
     qp.set_database(db);
     qp.set_stemmer(Xapian::Stem(schema::kStemLanguage));
     qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
     qp.set_default_op(Xapian::Query::OP_AND);
-    qp.set_max_expansion(options.max_wildcard_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
-                         Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
     for (const auto& field : schema::kFieldPrefixes) {
       const std::string group = field.field;
       for (const auto& name : name_variants(field.field)) {
@@ -418,6 +400,35 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
     for (const auto& name : name_variants("date"))
       qp.add_boolean_prefix(name, (new DateFieldProcessor(&date_errors))->release(), &date_group);
     qp.add_rangeprocessor((new DateRangeProcessor(&date_errors))->release());
+    titles.add_prefix("title", schema::kTitle);
+  }
+};
+
+QueryBuilder::QueryBuilder(const Xapian::Database& db) : db_(db) {}
+QueryBuilder::~QueryBuilder() = default;
+
+BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) {
+  return QueryBuilder(db).build(options);
+}
+
+BuiltQuery QueryBuilder::build(const QueryOptions& options) {
+  const Filters& f = options.filters;
+  const bool has_filters = !f.categories.empty() || !f.authors.empty() || !f.feeds.empty() ||
+                           f.since || f.until;
+  const bool has_text = !is_blank(options.text);
+  if (!has_text && !has_filters)
+    throw QueryError("empty query: give search words or a filter (--category, --author, --feed, --since, --until)");
+  if (f.since && f.until && *f.since > *f.until)
+    throw QueryError("--since is later than --until: no post can match");
+
+  BuiltQuery built{Xapian::Query::MatchAll, ""};
+  if (has_text) {
+    if (!parser_) parser_ = std::make_unique<Parser>(db_);
+    Xapian::QueryParser& qp = parser_->qp;
+    DateErrors& date_errors = parser_->date_errors;
+    date_errors.first.reset();
+    qp.set_max_expansion(options.max_wildcard_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                         Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
 
     // Boolean operators only in upper case: "cats or dogs" searches for the
     // word "or" rather than surprising anyone who typed a title.
@@ -436,8 +447,15 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
       throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,
                        bad->value.size());
     }
-    if (is_plain_words(tokenize(text)))
-      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase(text));
+    // For plain words, posts whose title holds them in the typed order rank
+    // higher: the difference between "datasette-llm 0.1a4" and
+    // "datasette-llm-accountant 0.1a4", or "The state of React" and
+    // "Persisting React State".
+    if (is_plain_words(tokenize(text))) {
+      const Xapian::Query title_phrase =
+          parser_->titles.parse_query("title:\"" + text + "\"", Xapian::QueryParser::FLAG_PHRASE);
+      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase);
+    }
     if (options.spelling) {
       std::string corrected = qp.get_corrected_query_string();
       if (corrected != options.text) built.suggestion = corrected;

@@ -16,6 +16,7 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -73,6 +74,25 @@ struct BuiltQuery {
 // empty query without filters. Wildcard limits are only checked when the
 // query runs (Xapian::WildcardError; see searcher.h).
 BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options);
+
+// build_query for many queries on one database: Xapian's QueryParser with
+// every field prefix and processor is set up at the first query and kept,
+// which a long-running searcher (FastCGI) saves on every search. One
+// thread at a time.
+class QueryBuilder {
+ public:
+  explicit QueryBuilder(const Xapian::Database& db);
+  ~QueryBuilder();
+  QueryBuilder(const QueryBuilder&) = delete;
+  QueryBuilder& operator=(const QueryBuilder&) = delete;
+
+  BuiltQuery build(const QueryOptions& options);
+
+ private:
+  struct Parser;
+  Xapian::Database db_;
+  std::unique_ptr<Parser> parser_;
+};
 
 // A date as the start or the inclusive end of the period it names:
 // "2026" (year), "2026-09" (month), "2026-09-02" (day), all UTC. With

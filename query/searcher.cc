@@ -122,6 +122,7 @@ void Searcher::reopen() {
   doc_cache_.reset();
   facet_table_.reset();
   published_keys_.reset();
+  query_builder_.reset();
   try {
     db_ = Xapian::Database(path_);
   } catch (const Xapian::Error& e) {
@@ -183,7 +184,11 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // when it could be offered (see below): it costs more than the search.
   QueryOptions typed = request.query;
   typed.spelling = false;
-  BuiltQuery built = build_query(db_, typed);
+  if (options_.cache_bytes > 0 && !query_builder_) query_builder_ = std::make_unique<QueryBuilder>(db_);
+  auto build = [&](const QueryOptions& options) {
+    return query_builder_ ? query_builder_->build(options) : build_query(db_, options);
+  };
+  BuiltQuery built = build(typed);
 
   std::vector<std::string> prefixes;
   for (const auto& f : request.facets) prefixes.push_back(facet_prefix(f));
@@ -270,7 +275,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     corrected.text = result.suggestion;
     corrected.spelling = false;
     Xapian::Enquire check(db_);
-    check.set_query(build_query(db_, corrected).query);
+    check.set_query(build(corrected).query);
     Xapian::MSet alt = check.get_mset(0, 0, 100);
     // A correction that finds nothing either is no help.
     if (alt.get_matches_estimated() == 0 ||

@@ -77,8 +77,9 @@ struct SearcherOptions {
   // For a process that answers many searches (FastCGI): keep the records
   // and texts of posts read (doc_cache.h) up to this many bytes, and every
   // post's facet terms (facets.h: FacetTable), until the database is opened
-  // again, and the posts' published times to sort by (sort_keys.h). 0, for
-  // one search per process: read what each search needs.
+  // again, the posts' published times to sort by (sort_keys.h), and a
+  // QueryBuilder. 0, for one search per process: read what each search
+  // needs.
   std::size_t cache_bytes = 0;
 };
 
@@ -116,6 +117,7 @@ class Searcher {
   std::unique_ptr<DocCache> doc_cache_;
   std::unique_ptr<FacetTable> facet_table_;
   std::unique_ptr<PublishedKeys> published_keys_;
+  std::unique_ptr<QueryBuilder> query_builder_;
 };
 
 }  // namespace blogsearch

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -553,6 +554,30 @@ TEST_F(SearcherTest, CachesChangeNoResult) {
         r.offset = 4;
         EXPECT_EQ(everything(cached.search(r)), everything(plain.search(r))) << q << " (page 2)";
       }
+    }
+  }
+}
+
+TEST_F(SearcherTest, QueryBuilderReusedBuildsWhatANewOneBuilds) {
+  Xapian::Database db(db_path_);
+  QueryBuilder builder(db);
+  // Errors in between must leave nothing behind for the next query.
+  for (const char* text : {"kernels", "date:2026-13", "kernels", "pytorch AND", "title:kernels compil*",
+                           "date:2026..2025-13 go", "köln OR straße", "\"prompt injection\" -go", "kernels"}) {
+    for (bool spelling : {false, true}) {
+      QueryOptions options;
+      options.text = text;
+      options.spelling = spelling;
+      auto describe = [&](const std::function<BuiltQuery()>& build) {
+        try {
+          BuiltQuery b = build();
+          return b.query.get_description() + " | " + b.suggestion;
+        } catch (const QueryError& e) {
+          return std::string("error: ") + e.what();
+        }
+      };
+      EXPECT_EQ(describe([&] { return builder.build(options); }), describe([&] { return build_query(db, options); }))
+          << text;
     }
   }
 }
