@@ -25,7 +25,11 @@ struct Html {
 
 class PageOut {
  public:
-  explicit PageOut(std::string& out) : out_(out) {}
+  // Room for a whole page is made at once: growing the string step by step
+  // copied the page written so far a dozen times.
+  explicit PageOut(std::string& out) : out_(out) { out_.reserve(out_.size() + kPageBytes); }
+
+  static constexpr std::size_t kPageBytes = 32 * 1024;
 
   std::string& str() { return out_; }
 
