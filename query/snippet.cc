@@ -26,10 +26,13 @@ constexpr std::size_t kMaxSnap = 48;
 std::size_t stem_keeps(const std::string& stem) { return stem.size() > 4 ? stem.size() - 2 : 2; }
 
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-bool is_ascii_alnum(char c) {
-  char l = ascii_lower(c);
-  return (l >= 'a' && l <= 'z') || (c >= '0' && c <= '9');
-}
+// Asked of every byte of every snippet's text: a table.
+constexpr std::array<bool, 256> kAsciiAlnum = [] {
+  std::array<bool, 256> alnum{};
+  for (int c = 0; c < 128; ++c) alnum[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return alnum;
+}();
+bool is_ascii_alnum(char c) { return kAsciiAlnum[static_cast<unsigned char>(c)]; }
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
