@@ -103,10 +103,15 @@ Response error_response(const PageError& error, const PageContext& context) {
 
 }  // namespace
 
-std::string serialize(const Response& response, bool head) {
+std::string serialize_headers(const Response& response) {
   std::string out = "Status: " + std::to_string(response.status) + " " + reason_phrase(response.status) + "\r\n";
   for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
   out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n\r\n";
+  return out;
+}
+
+std::string serialize(const Response& response, bool head) {
+  std::string out = serialize_headers(response);
   if (!head) out += response.body;
   return out;
 }

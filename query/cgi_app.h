@@ -67,6 +67,8 @@ struct Response {
 // "Status: 200 OK\r\nContent-Type: ...\r\n...\r\n\r\n" + body (no body for
 // HEAD), as a CGI or FastCGI application writes it.
 std::string serialize(const Response& response, bool head);
+// The same without the body: what goes before it.
+std::string serialize_headers(const Response& response);
 
 // Headers every response carries.
 inline constexpr const char* kContentSecurityPolicy =

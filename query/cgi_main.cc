@@ -22,7 +22,9 @@ using blogsearch::web::CgiApp;
 using blogsearch::web::CgiEnvironment;
 using blogsearch::web::Method;
 using blogsearch::web::parse_method;
+using blogsearch::web::Response;
 using blogsearch::web::serialize;
+using blogsearch::web::serialize_headers;
 
 template <typename Get>
 CgiEnvironment read_environment(Get get, const std::string& database) {
@@ -104,8 +106,11 @@ int main() {
       return std::string(v ? v : "");
     };
     CgiEnvironment env = read_environment(get, database);
-    const std::string out = serialize(app.handle(env), parse_method(env.request_method) == Method::kHead);
-    FCGX_PutStr(out.data(), static_cast<int>(out.size()), request.out);
+    const Response response = app.handle(env);
+    const std::string headers = serialize_headers(response);
+    FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out);
+    if (parse_method(env.request_method) != Method::kHead)
+      FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
     FCGX_Finish_r(&request);
   }
   return 0;

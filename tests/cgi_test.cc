@@ -620,6 +620,7 @@ TEST_F(CgiAppTest, HeadHasHeadersButNoBody) {
   EXPECT_EQ(head.rfind("Status: 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n", 0), 0u);
   EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");
   EXPECT_EQ(get, head + r.body);
+  EXPECT_EQ(serialize_headers(r), head);
 }
 
 TEST_F(CgiAppTest, MissingDatabaseIs503WithoutPath) {
