@@ -221,13 +221,13 @@ Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_
   if (w.format != OutputFormat::kHtml) parts_[kRest].push_back(part("format", format_name(w.format)));
 }
 
-std::string Refinements::query_string(const std::string& facet, const std::string& value) const {
+std::string Refinements::query_string(std::string_view facet, const std::string& value) const {
   std::string out;
   append_query_string(out, facet, value);
   return out;
 }
 
-void Refinements::append_query_string(std::string& out, const std::string& facet, const std::string& value) const {
+void Refinements::append_query_string(std::string& out, std::string_view facet, const std::string& value) const {
   const std::vector<std::string>* list = facet == "category" ? &query_.categories
                                          : facet == "author" ? &query_.authors
                                          : facet == "feed"   ? &query_.feeds

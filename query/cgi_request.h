@@ -84,9 +84,9 @@ WebQuery refined(const WebQuery& query, const std::string& facet, const std::str
 class Refinements {
  public:
   Refinements(const WebQuery& query, std::string_view separator);
-  std::string query_string(const std::string& facet, const std::string& value) const;
+  std::string query_string(std::string_view facet, const std::string& value) const;
   // The same, appended to `out`.
-  void append_query_string(std::string& out, const std::string& facet, const std::string& value) const;
+  void append_query_string(std::string& out, std::string_view facet, const std::string& value) const;
 
  private:
   enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };

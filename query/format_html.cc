@@ -43,7 +43,7 @@ std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); 
 // href: `out << RefinedLink{links, facet, value}`.
 struct RefinedLink {
   const Refinements& links;
-  const std::string& facet;
+  std::string_view facet;
   const std::string& value;
 };
 PageOut& operator<<(PageOut& out, const RefinedLink& l) {
@@ -294,10 +294,12 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
   for (const auto& [m, count] : counts) {
     const int h = std::max(2, static_cast<int>(static_cast<double>(count) * kHeight / top + 0.5));
     const int x = (m - first) * (kBar + kGap);
-    const std::string label = month_name(m) + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
-    out << "<a href=\"" << RefinedLink{links, "month", month_name(m)} << "\" aria-label=\""
-        << Html{label} << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar
-        << "\" height=\"" << h << "\"><title>" << Html{label} << "</title></rect></a>";
+    // Digits, "-" and words: nothing in the label needs escaping.
+    const std::string month = month_name(m);
+    const std::string label = month + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
+    out << "<a href=\"" << RefinedLink{links, "month", month} << "\" aria-label=\"" << label
+        << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar << "\" height=\"" << h
+        << "\"><title>" << label << "</title></rect></a>";
   }
   out << "</svg>\n<div class=\"hist-axis\" aria-hidden=\"true\"><span>" << month_name(first)
       << "</span><span>" << month_name(last) << "</span></div></section>\n";
