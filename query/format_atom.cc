@@ -41,7 +41,7 @@ void write_atom(std::string& page, const SearchResult& r, const PageContext& c) 
   self.format = OutputFormat::kAtom;
   html.format = OutputFormat::kHtml;
   std::string feed_updated = "1970-01-01T00:00:00Z";
-  for (const auto& hit : r.hits) feed_updated = std::max(feed_updated, updated_of(hit.post));
+  for (const auto& hit : r.hits) feed_updated = std::max(feed_updated, updated_of(*hit.post));
   const std::string self_url = absolute(c, self);
   const std::string feed_id = c.self_url.empty()
                                   ? "urn:blogsearch:search:" + schema::hex64(XXH3_64bits(self_url.data(), self_url.size()))
@@ -67,7 +67,7 @@ void write_atom(std::string& page, const SearchResult& r, const PageContext& c) 
     out << "<opensearch:Query role=\"request\" searchTerms=\"" << xml_text(c.query.q) << "\"/>\n";
 
   for (const auto& hit : r.hits) {
-    const PostRecord& p = hit.post;
+    const PostRecord& p = *hit.post;
     out << "<entry>\n<title type=\"text\">" << xml_text(p.title.empty() ? "(untitled)" : p.title)
         << "</title>\n<id>" << xml_text(entry_id(p)) << "</id>\n";
     if (const std::string link = safe_http_url(p.link); !link.empty())

@@ -164,8 +164,8 @@ void write_snippet(PageOut& out, const Hit& hit) {
   // snippet is an arbitrary stretch of text; the post's summary reads better.
   const bool matched = std::any_of(hit.snippet.begin(), hit.snippet.end(),
                                    [](const SnippetPart& p) { return p.match; });
-  if (hit.snippet.empty() || (!matched && !hit.post.summary.empty())) {
-    out << Html{shorten(hit.post.summary, 300)};
+  if (hit.snippet.empty() || (!matched && !hit.post->summary.empty())) {
+    out << Html{shorten(hit.post->summary, 300)};
   } else {
     for (const auto& part : hit.snippet) {
       if (part.match) out << "<mark>" << Html{part.text} << "</mark>";
@@ -176,7 +176,7 @@ void write_snippet(PageOut& out, const Hit& hit) {
 }
 
 void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
-  const PostRecord& p = hit.post;
+  const PostRecord& p = *hit.post;
   const std::string link = safe_http_url(p.link);
   const std::string title = p.title.empty() ? "(untitled)" : p.title;
   out << "<li class=\"hit\"><article>\n<h2>";
@@ -421,7 +421,7 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   if (newest.hits.empty()) {
     out << "<p>Nothing is indexed yet.</p>\n";
   } else {
-    out << "<p class=\"count\">Newest post: " << Html{day_of(newest.hits.front().post)} << "</p>\n"
+    out << "<p class=\"count\">Newest post: " << Html{day_of(*newest.hits.front().post)} << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
     for (const auto& hit : newest.hits) write_hit(out, hit, links);
     out << "</ol>\n";

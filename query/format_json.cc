@@ -51,7 +51,7 @@ nlohmann::json post_to_json(const PostRecord& p, bool with_text) {
 nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& hit : r.hits) {
-    nlohmann::json j = post_to_json(hit.post, options.with_text);
+    nlohmann::json j = post_to_json(*hit.post, options.with_text);
     j["rank"] = hit.rank;
     j["percent"] = hit.percent;
     j["weight"] = hit.weight;

@@ -104,7 +104,7 @@ void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style
   if (!r.suggestion.empty()) out << "Did you mean: " << clean_line(r.suggestion) << "\n";
   write_count_line(out, r);
   for (const auto& hit : r.hits) {
-    const PostRecord& p = hit.post;
+    const PostRecord& p = *hit.post;
     const std::string indent(std::to_string(hit.rank).size() + 2, ' ');
     std::string title = clean_line(p.title);
     if (title.empty()) title = "(untitled)";
@@ -138,7 +138,7 @@ void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style
 }
 
 void write_ids(std::ostream& out, const SearchResult& r) {
-  for (const auto& hit : r.hits) out << clean_line(hit.post.id) << "\n";
+  for (const auto& hit : r.hits) out << clean_line(hit.post->id) << "\n";
 }
 
 void write_post_text(std::ostream& out, const PostRecord& p) {

@@ -14,6 +14,7 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,9 @@ struct Hit {
   unsigned rank = 0;  // 1-based over the whole result list (offset included)
   int percent = 0;    // Xapian's relevance percentage (100 for every match of a pure filter)
   double weight = 0;  // BM25 weight (plus the recency boost for "recent")
-  PostRecord post;
+  // The post; never null in a result. Shared, not copied, with what a
+  // long-running searcher keeps of it (doc_cache.h).
+  std::shared_ptr<const PostRecord> post;
   std::vector<SnippetPart> snippet;  // empty when snippets were not asked for
 };
 

@@ -247,19 +247,27 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
     // The text is read for the snippet, and kept in the post only when asked.
-    std::shared_ptr<const DocCache::Entry> kept;
     if (doc_cache_) {
-      kept = doc_cache_->get(db_, *it);
-      hit.post = kept->record;
+      const std::shared_ptr<const DocCache::Entry> kept = doc_cache_->get(db_, *it);
+      if (request.snippets)
+        hit.snippet = make_snippet(kept->text.empty() ? kept->record.summary : kept->text, snippet_words,
+                                   request.snippet_length, stem);
+      if (request.with_text) {
+        auto post = std::make_shared<PostRecord>(kept->record);
+        post->text = kept->text;
+        hit.post = std::move(post);
+      } else {
+        hit.post = std::shared_ptr<const PostRecord>(kept, &kept->record);  // shares the cache entry
+      }
     } else {
-      hit.post = read_post_record(it.get_document(), request.snippets || request.with_text);
+      auto post = std::make_shared<PostRecord>(
+          read_post_record(it.get_document(), request.snippets || request.with_text));
+      if (request.snippets)
+        hit.snippet = make_snippet(post->text.empty() ? post->summary : post->text, snippet_words,
+                                   request.snippet_length, stem);
+      if (!request.with_text) post->text.clear();
+      hit.post = std::move(post);
     }
-    const std::string& text = kept ? kept->text : hit.post.text;
-    if (request.snippets)
-      hit.snippet = make_snippet(text.empty() ? hit.post.summary : text, snippet_words, request.snippet_length,
-                                 stem);
-    if (!request.with_text) hit.post.text.clear();
-    else if (kept) hit.post.text = kept->text;
   }
   // Xapian proposes a correction for any word that has a more frequent
   // neighbour, even a correct one ("plugins" -> "plugin"). Offer it when

@@ -251,22 +251,26 @@ SearchResult hostile_result() {
   r.suggestion = "torch <b>compile</b>";
   Hit hit;
   hit.rank = 21;
-  hit.post.id = "javascript:alert(3)";
-  hit.post.link = "javascript:alert(4)";
-  hit.post.title = std::string("Title ") + kEvil;
-  hit.post.authors = {"Eve <img src=x onerror=alert(5)>"};
-  hit.post.categories = {"C&C \"quoted\"", "torch.compile"};
-  hit.post.feed_id = "evil\"feed";
-  hit.post.feed_title = "<i>Feed</i>";
-  hit.post.published = "2026-09-02T06:15:44Z";
+  PostRecord post;
+  post.id = "javascript:alert(3)";
+  post.link = "javascript:alert(4)";
+  post.title = std::string("Title ") + kEvil;
+  post.authors = {"Eve <img src=x onerror=alert(5)>"};
+  post.categories = {"C&C \"quoted\"", "torch.compile"};
+  post.feed_id = "evil\"feed";
+  post.feed_title = "<i>Feed</i>";
+  post.published = "2026-09-02T06:15:44Z";
+  hit.post = std::make_shared<PostRecord>(post);
   hit.snippet = {{"before <b>bold</b> ", false}, {"compile", true}, {" after", false}};
   r.hits.push_back(hit);
   Hit good = hit;
   good.rank = 22;
-  good.post.id = "https://example.org/p/2";
-  good.post.link = "https://example.org/p/2?a=1&b=2";
-  good.post.title = "Good post";
-  good.post.published = "2026-10-03T00:00:00Z";
+  PostRecord good_post = post;
+  good_post.id = "https://example.org/p/2";
+  good_post.link = "https://example.org/p/2?a=1&b=2";
+  good_post.title = "Good post";
+  good_post.published = "2026-10-03T00:00:00Z";
+  good.post = std::make_shared<PostRecord>(good_post);
   r.hits.push_back(good);
   r.facets = {{"category", {{"torch.compile", "torch.compile", 3}, {"c&c", "C&C <x>", 1}}},
               {"author", {{"eve", "Eve", 1}}},

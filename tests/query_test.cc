@@ -172,7 +172,7 @@ class SearcherTest : public ::testing::Test {
 
   std::vector<std::string> ids(const std::string& text, SearchRequest request = {}) {
     std::vector<std::string> out;
-    for (const auto& hit : run(text, request).hits) out.push_back(hit.post.id);
+    for (const auto& hit : run(text, request).hits) out.push_back(hit.post->id);
     return out;
   }
 
@@ -461,7 +461,7 @@ TEST_F(SearcherTest, PagingBounds) {
   auto second = run("kernels", r);
   ASSERT_EQ(second.hits.size(), 2u);
   EXPECT_EQ(second.hits[0].rank, 5u);
-  EXPECT_EQ(second.hits[1].post.id, "kernels-body");
+  EXPECT_EQ(second.hits[1].post->id, "kernels-body");
   r.offset = 6;
   EXPECT_TRUE(run("kernels", r).hits.empty());
   r.offset = 0;
@@ -526,7 +526,7 @@ TEST_F(SearcherTest, SpellingSuggestion) {
 std::string everything(const SearchResult& r) {
   nlohmann::json j = result_to_json(r, JsonOptions{});
   j.erase("elapsed_ms");
-  for (const auto& hit : r.hits) j["texts"].push_back(hit.post.text);
+  for (const auto& hit : r.hits) j["texts"].push_back(hit.post->text);
   return j.dump();
 }
 
@@ -842,7 +842,7 @@ TEST_F(SearcherOnWriter, SampleDataIsFoundByEveryField) {
   const std::string title = "Autotuning Custom Kernels with Helion";
   auto res = search(title);
   ASSERT_FALSE(res.hits.empty());
-  const PostRecord& post = res.hits[0].post;
+  const PostRecord& post = *res.hits[0].post;
   EXPECT_EQ(post.title, title);
   ASSERT_FALSE(post.categories.empty());
   ASSERT_FALSE(post.authors.empty());
@@ -851,7 +851,7 @@ TEST_F(SearcherOnWriter, SampleDataIsFoundByEveryField) {
   auto finds_it = [&](const std::string& text, SearchRequest r = {}) {
     r.limit = kMaxLimit;
     for (const auto& hit : search(text, r).hits)
-      if (hit.post.id == post.id) return true;
+      if (hit.post->id == post.id) return true;
     return false;
   };
   EXPECT_TRUE(finds_it("category:\"" + schema::lowercase_utf8(post.categories.back()) + "\""));
