@@ -269,15 +269,28 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
     if (static_cast<unsigned char>(c) < 0x80 && c != '\'') return 0;
     return word_char_at(passage, i);
   };
+  // Only bytes that could start a matching word are looked at: an ASCII
+  // letter or digit in `first`, or any non-ASCII character; and only where
+  // a word starts (the character before is not a word character).
+  auto starts_word = [&](std::size_t i) {
+    if (i == 0) return true;
+    std::size_t before = i - 1;
+    while (before > 0 && is_continuation(passage[before])) --before;
+    return word_char(before) == 0;
+  };
   std::size_t plain = 0, i = 0;
   while (i < passage.size()) {
-    std::size_t n = word_char(i);
-    if (n == 0) {
-      unsigned code = 0;
-      i += static_cast<unsigned char>(passage[i]) < 0x80 ? 1 : char_at(passage, i, &code);
+    const auto c = static_cast<unsigned char>(passage[i]);
+    if (c < 0x80 ? !first[static_cast<unsigned char>(ascii_lower(static_cast<char>(c)))] : is_continuation(passage[i])) {
+      ++i;
+      continue;
+    }
+    if (word_char(i) == 0 || !starts_word(i)) {
+      ++i;
       continue;
     }
     const std::size_t start = i;
+    std::size_t n = 0;
     while (i < passage.size() && (n = word_char(i)) > 0) i += n;
     const std::string_view word = passage.substr(start, i - start);
     if (matches(word)) {
