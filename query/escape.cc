@@ -138,7 +138,9 @@ std::string url_component(std::string_view text) {
 }
 
 std::string safe_http_url(std::string_view link) {
-  const std::string url = valid_text(link);
+  // Most links are printable ASCII already: nothing to repair.
+  const bool printable = std::all_of(link.begin(), link.end(), [](char c) { return c > 0x20 && c < 0x7F; });
+  const std::string url = printable ? std::string(link) : valid_text(link);
   auto starts_with = [&url](std::string_view scheme) {
     if (url.size() <= scheme.size()) return false;
     for (std::size_t i = 0; i < scheme.size(); ++i)

@@ -158,17 +158,21 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
                  const std::map<std::string, std::string>& labels, unsigned limit,
                  const FacetTable* table) {
   Facet facet{name, {}};
-  std::vector<std::pair<std::string, Xapian::doccount>> items;
-  for (const auto& [term, count] : counts)
-    if (name != "month" || is_month_term(term)) items.emplace_back(term, count);
+  // Pointers into `counts`, which is in term order: months newest first are
+  // its end read backwards; the others the biggest counts, ties in term order.
+  using Item = const std::pair<const std::string, Xapian::doccount>*;
+  std::vector<Item> items;
   if (name == "month") {
-    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto it = counts.rbegin(); it != counts.rend() && items.size() < limit; ++it)
+      if (is_month_term(it->first)) items.push_back(&*it);
   } else {
-    std::stable_sort(items.begin(), items.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& entry : counts) items.push_back(&entry);
+    std::stable_sort(items.begin(), items.end(), [](Item a, Item b) { return a->second > b->second; });
+    if (items.size() > limit) items.resize(limit);
   }
-  if (items.size() > limit) items.resize(limit);
-  for (const auto& [term, count] : items) {
+  for (Item item : items) {
+    const std::string& term = item->first;
+    const Xapian::doccount count = item->second;
     FacetValue v;
     v.count = count;
     v.value = term.substr(prefix.size());
