@@ -79,6 +79,20 @@ const char* sort_order_name(SortOrder order) {
   return "relevance";
 }
 
+struct Searcher::Kept {
+  Kept(const Xapian::Database& db, std::size_t bytes) : docs(bytes), keys(db), builder(db) {}
+  DocCache docs;
+  PublishedKeys keys;
+  QueryBuilder builder;
+  std::unique_ptr<FacetTable> facets;  // made at the first search with facets
+};
+
+Searcher::Kept* Searcher::kept() {
+  if (options_.cache_bytes == 0) return nullptr;
+  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes);
+  return kept_.get();
+}
+
 Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(path), options_(options) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
@@ -119,10 +133,7 @@ Xapian::Database Searcher::with_spelling_data() const {
 void Searcher::reopen() {
   // Opening the path again (rather than Database::reopen) also follows the
   // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
-  doc_cache_.reset();
-  facet_table_.reset();
-  published_keys_.reset();
-  query_builder_.reset();
+  kept_.reset();
   try {
     db_ = Xapian::Database(path_);
   } catch (const Xapian::Error& e) {
@@ -184,9 +195,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // when it could be offered (see below): it costs more than the search.
   QueryOptions typed = request.query;
   typed.spelling = false;
-  if (options_.cache_bytes > 0 && !query_builder_) query_builder_ = std::make_unique<QueryBuilder>(db_);
+  Kept* const kept = this->kept();
   auto build = [&](const QueryOptions& options) {
-    return query_builder_ ? query_builder_->build(options) : build_query(db_, options);
+    return kept ? kept->builder.build(options) : build_query(db_, options);
   };
   BuiltQuery built = build(typed);
 
@@ -197,10 +208,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::Enquire enquire(db_);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
   Xapian::Query query = built.query;
-  if (options_.cache_bytes > 0 && !published_keys_) published_keys_ = std::make_unique<PublishedKeys>(db_);
   // Ties (every match of a pure filter weighs 0) go newest first.
   auto relevance_then_newest = [&] {
-    if (published_keys_) enquire.set_sort_by_relevance_then_key(published_keys_.get(), true);
+    if (kept) enquire.set_sort_by_relevance_then_key(&kept->keys, true);
     else enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
   };
   switch (request.sort) {
@@ -208,7 +218,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       relevance_then_newest();
       break;
     case SortOrder::kDate:
-      if (published_keys_) enquire.set_sort_by_key_then_relevance(published_keys_.get(), !request.reverse);
+      if (kept) enquire.set_sort_by_key_then_relevance(&kept->keys, !request.reverse);
       else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
       break;
     case SortOrder::kRecent: {
@@ -239,7 +249,6 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   const SnippetTerms snippet_words =
       request.snippets ? snippet_terms(built.query, request.query.text) : SnippetTerms();
   unsigned rank = request.offset;
-  if (options_.cache_bytes > 0 && !doc_cache_) doc_cache_ = std::make_unique<DocCache>(options_.cache_bytes);
   result.hits.reserve(mset.size());
   for (auto it = mset.begin(); it != mset.end(); ++it) {
     Hit& hit = result.hits.emplace_back();
@@ -247,17 +256,17 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
     // The text is read for the snippet, and kept in the post only when asked.
-    if (doc_cache_) {
-      const std::shared_ptr<const DocCache::Entry> kept = doc_cache_->get(db_, *it);
+    if (kept) {
+      const std::shared_ptr<const DocCache::Entry> entry = kept->docs.get(db_, *it);
       if (request.snippets)
-        hit.snippet = make_snippet(kept->text.empty() ? kept->record.summary : kept->text, snippet_words,
+        hit.snippet = make_snippet(entry->text.empty() ? entry->record.summary : entry->text, snippet_words,
                                    request.snippet_length, stem);
       if (request.with_text) {
-        auto post = std::make_shared<PostRecord>(kept->record);
-        post->text = kept->text;
+        auto post = std::make_shared<PostRecord>(entry->record);
+        post->text = entry->text;
         hit.post = std::move(post);
       } else {
-        hit.post = std::shared_ptr<const PostRecord>(kept, &kept->record);  // shares the cache entry
+        hit.post = std::shared_ptr<const PostRecord>(entry, &entry->record);  // shares the cache entry
       }
     } else {
       auto post = std::make_shared<PostRecord>(
@@ -290,13 +299,12 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
-  if (options_.cache_bytes > 0 && !prefixes.empty() && !facet_table_)
-    facet_table_ = std::make_unique<FacetTable>(db_);
-  spy.count(db_, facet_table_.get());
+  if (kept && !prefixes.empty() && !kept->facets) kept->facets = std::make_unique<FacetTable>(db_);
+  const FacetTable* table = kept ? kept->facets.get() : nullptr;
+  spy.count(db_, table);
   for (std::size_t i = 0; i < request.facets.size(); ++i)
-    result.facets.push_back(
-        make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i), request.facet_limit,
-                   facet_table_.get()));
+    result.facets.push_back(make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i),
+                                       request.facet_limit, table));
   return result;
 }
 

@@ -29,9 +29,6 @@
 
 namespace blogsearch {
 
-class DocCache;    // doc_cache.h
-class FacetTable;  // facets.h
-class PublishedKeys;  // sort_keys.h
 
 class DatabaseUnavailable : public std::runtime_error {
  public:
@@ -74,12 +71,12 @@ struct SearchRequest {
 inline constexpr unsigned kMaxLimit = 1000;
 
 struct SearcherOptions {
-  // For a process that answers many searches (FastCGI): keep the records
-  // and texts of posts read (doc_cache.h) up to this many bytes, and every
-  // post's facet terms (facets.h: FacetTable), until the database is opened
-  // again, the posts' published times to sort by (sort_keys.h), and a
-  // QueryBuilder. 0, for one search per process: read what each search
-  // needs.
+  // For a process that answers many searches (FastCGI): until the
+  // database is opened again, keep the records and texts of the posts read
+  // (doc_cache.h) up to this many bytes, every post's facet terms and
+  // every feed's title (facets.h: FacetTable), every post's published time
+  // to sort by (sort_keys.h), and a set-up QueryBuilder. 0, for one search
+  // per process: read what each search needs.
   std::size_t cache_bytes = 0;
 };
 
@@ -113,11 +110,11 @@ class Searcher {
   std::string path_;
   SearcherOptions options_;
   Xapian::Database db_;
-  // These hold what db_'s revision holds; reopen() drops them.
-  std::unique_ptr<DocCache> doc_cache_;
-  std::unique_ptr<FacetTable> facet_table_;
-  std::unique_ptr<PublishedKeys> published_keys_;
-  std::unique_ptr<QueryBuilder> query_builder_;
+  // What is kept of db_'s revision (SearcherOptions::cache_bytes), made at
+  // the first search; reopen() drops it.
+  struct Kept;
+  std::unique_ptr<Kept> kept_;
+  Kept* kept();
 };
 
 }  // namespace blogsearch
