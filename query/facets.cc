@@ -55,9 +55,7 @@ void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_b
 
 FacetTable::FacetTable(const Xapian::Database& db) {
   offsets_.assign(db.get_lastdocid() + 2, 0);
-  std::unordered_map<std::string_view, std::uint32_t> numbers;  // encoded pair -> its number
-  std::vector<std::string> encoded;  // owns the keys of `numbers`
-  encoded.reserve(1024);
+  std::unordered_map<std::string, std::uint32_t> numbers;  // encoded pair -> its number
   Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
   for (auto v = db.valuestream_begin(schema::kSlotFacets); v != db.valuestream_end(schema::kSlotFacets); ++v) {
     const Xapian::docid did = v.get_docid();
@@ -69,12 +67,8 @@ FacetTable::FacetTable(const Xapian::Database& db) {
       key += static_cast<char>(term.size());
       key += term;
       key += label;
-      auto found = numbers.find(key);
-      if (found == numbers.end()) {
-        encoded.push_back(std::move(key));
-        found = numbers.emplace(encoded.back(), static_cast<std::uint32_t>(pairs_.size())).first;
-        pairs_.push_back({std::string(term), std::string(label)});
-      }
+      const auto [found, added] = numbers.try_emplace(std::move(key), static_cast<std::uint32_t>(pairs_.size()));
+      if (added) pairs_.push_back({std::string(term), std::string(label)});
       ids_.push_back(found->second);
     });
   }

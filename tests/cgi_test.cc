@@ -495,6 +495,47 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
   fs::remove_all(dir);
 }
 
+TEST(FacetCounts, ThousandsOfDistinctValuesFromTheTable) {
+  const fs::path dir = fs::temp_directory_path() / ("cgi_test_many_facets." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  constexpr int kPosts = 2500;
+  {
+    Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (int i = 0; i < kPosts; ++i) {
+      Xapian::Document doc;
+      doc.add_term("common");
+      doc.add_term("Zcommon");
+      // Short and long category names, each post its own.
+      const std::string category = (i % 2 ? "c" : "a rather long category name ") + std::to_string(i);
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, category));
+      doc.add_value(schema::kSlotFacets, schema::facet_value(doc, {}, {category}));
+      doc.add_value(schema::kSlotRecord, "{\"id\":\"p" + std::to_string(i) + "\"}");
+      db.add_document(doc);
+    }
+    db.commit();
+  }
+  SearcherOptions options;
+  options.cache_bytes = 1 << 20;
+  Searcher plain(dir.string()), cached(dir.string(), options);
+  SearchRequest r;
+  r.query.text = "common";
+  r.query.spelling = false;
+  r.facets = {"category"};
+  r.facet_limit = kPosts;
+  r.snippets = false;
+  const SearchResult want = plain.search(r), got = cached.search(r);
+  ASSERT_EQ(want.facets.size(), 1u);
+  EXPECT_EQ(want.facets[0].values.size(), static_cast<std::size_t>(kPosts));
+  ASSERT_EQ(got.facets[0].values.size(), want.facets[0].values.size());
+  for (std::size_t i = 0; i < want.facets[0].values.size(); ++i) {
+    EXPECT_EQ(got.facets[0].values[i].value, want.facets[0].values[i].value);
+    EXPECT_EQ(got.facets[0].values[i].label, want.facets[0].values[i].label);
+    EXPECT_EQ(got.facets[0].values[i].count, 1u);
+  }
+  fs::remove_all(dir);
+}
+
 // ---- CgiApp over a real database ---------------------------------------------
 
 class CgiAppTest : public ::testing::Test {
