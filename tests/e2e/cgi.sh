@@ -73,6 +73,24 @@ grep -q '^Status: 400' "$work/d6" && grep -q '<form' "$work/d6" && grep -q 'need
 
 env -i "$BLOGSEARCH_CGI" >"$work/d7" 2>&1 </dev/null
 [ $? -eq 2 ] && grep -q 'web server' "$work/d7" || fail "run outside a server: no usage message"
+
+# Started as FastCGI (a listening socket on stdin) with an unusable setting:
+# a one-line error and exit 2 before serving anything.
+for setting in BLOGSEARCH_CGI_CACHE=many BLOGSEARCH_CGI_DOC_CACHE_MB=-1 BLOGSEARCH_CGI_DOC_CACHE_MB=99999999; do
+  $py - "$BLOGSEARCH_CGI" "$work/fcgi-setting.sock" "$setting" >"$work/d8" 2>&1 <<'PY' ||
+import socket, subprocess, sys
+cgi, path, setting = sys.argv[1:4]
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(path)
+listener.listen()
+name, value = setting.split("=", 1)
+run = subprocess.run([cgi], stdin=listener.fileno(), env={name: value}, capture_output=True, text=True, timeout=10)
+print(run.stderr, end="")
+sys.exit(0 if run.returncode == 2 and run.stderr.count("\n") == 1 and name in run.stderr else 1)
+PY
+    fail "FastCGI with $setting: $(cat "$work/d8")"
+  rm -f "$work/fcgi-setting.sock"
+done
 [ "$failures" = 0 ] && ok "direct CGI: 200, HEAD, 405, 503 without path, db not from request, 400, usage"
 
 # ---- 2. behind lighttpd ------------------------------------------------------
