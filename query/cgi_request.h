@@ -80,7 +80,8 @@ WebQuery refined(const WebQuery& query, const std::string& facet, const std::str
 
 // The query strings of many refinements of one query (a page's facet
 // links): to_query_string(refined(query, facet, value), separator), with
-// the parameters that all of them share encoded once.
+// the parameters that all of them share encoded once. It refers to
+// `query`, which must outlive it.
 class Refinements {
  public:
   Refinements(const WebQuery& query, std::string_view separator);
