@@ -44,7 +44,11 @@ Response make_response(int status, OutputFormat format, std::string body) {
                {"X-Content-Type-Options", "nosniff"},
                {"Referrer-Policy", "no-referrer"},
                {"X-Frame-Options", "DENY"},
-               {"Cache-Control", status == 200 ? "max-age=60" : "no-store"}};
+               // The style sheet's link carries its hash (style_version): a
+               // new sheet has a new URL, so browsers may keep this one.
+               {"Cache-Control", status != 200                  ? "no-store"
+                                 : format == OutputFormat::kStyle ? "public, max-age=31536000, immutable"
+                                                                  : "max-age=60"}};
   r.body = std::move(body);
   return r;
 }
@@ -197,12 +201,7 @@ Response CgiApp::handle(const CgiEnvironment& env) {
     return make_response(200, OutputFormat::kOpenSearch, std::move(body));
   }
   if (context.query.format == OutputFormat::kStyle) {
-    // Pages link it with the sheet's hash (style_version), so it can be
-    // kept as long as browsers like.
-    Response r = make_response(200, OutputFormat::kStyle, std::string(page_style()));
-    for (auto& [name, value] : r.headers)
-      if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
-    return r;
+    return make_response(200, OutputFormat::kStyle, std::string(page_style()));
   }
   if (env.database.empty()) {
     log("BLOGSEARCH_DB is not set in the web server's environment");
