@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <tuple>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -173,24 +174,38 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   return out;
 }
 
+namespace {
+
+// Refinements::Parts, by index.
+enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
+static_assert(kGroups == std::tuple_size_v<Refinements::Parts>);
+
+}  // namespace
+
+Refinements::Parts Refinements::encode(const WebQuery& w, bool with_page) {
+  Parts parts;
+  auto part = [](const char* key, const std::string& value) { return std::string(key) + "=" + url_component(value); };
+  if (!w.q.empty()) parts[kQ].push_back(part("q", w.q));
+  for (const auto& v : w.categories) parts[kCategory].push_back(part("category", v));
+  for (const auto& v : w.authors) parts[kAuthor].push_back(part("author", v));
+  for (const auto& v : w.feeds) parts[kFeed].push_back(part("feed", v));
+  if (!w.since.empty()) parts[kSince].push_back(part("since", w.since));
+  if (!w.until.empty()) parts[kUntil].push_back(part("until", w.until));
+  // Parameters at their default value are left out, so links stay short.
+  if (w.sort != "relevance") parts[kRest].push_back(part("sort", w.sort));
+  if (w.n != RequestLimits{}.default_per_page) parts[kRest].push_back(part("n", std::to_string(w.n)));
+  if (with_page && w.page > 1) parts[kRest].push_back(part("page", std::to_string(w.page)));
+  if (w.format != OutputFormat::kHtml) parts[kRest].push_back(part("format", format_name(w.format)));
+  return parts;
+}
+
 std::string to_query_string(const WebQuery& w, std::string_view separator) {
   std::string out;
-  auto add = [&out, separator](const char* key, const std::string& value) {
-    if (!out.empty()) out += separator;
-    out += key;
-    out += '=';
-    out += url_component(value);
-  };
-  if (!w.q.empty()) add("q", w.q);
-  for (const auto& v : w.categories) add("category", v);
-  for (const auto& v : w.authors) add("author", v);
-  for (const auto& v : w.feeds) add("feed", v);
-  if (!w.since.empty()) add("since", w.since);
-  if (!w.until.empty()) add("until", w.until);
-  if (w.sort != "relevance") add("sort", w.sort);
-  if (w.n != RequestLimits{}.default_per_page) add("n", std::to_string(w.n));
-  if (w.page > 1) add("page", std::to_string(w.page));
-  if (w.format != OutputFormat::kHtml) add("format", format_name(w.format));
+  for (const auto& group : Refinements::encode(w, true))
+    for (const auto& p : group) {
+      if (!out.empty()) out += separator;
+      out += p;
+    }
   return out;
 }
 
@@ -207,19 +222,8 @@ WebQuery refined(const WebQuery& w, const std::string& facet, const std::string&
   return r;
 }
 
-Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
-  auto part = [](const char* key, const std::string& value) { return std::string(key) + "=" + url_component(value); };
-  if (!w.q.empty()) parts_[kQ].push_back(part("q", w.q));
-  for (const auto& v : w.categories) parts_[kCategory].push_back(part("category", v));
-  for (const auto& v : w.authors) parts_[kAuthor].push_back(part("author", v));
-  for (const auto& v : w.feeds) parts_[kFeed].push_back(part("feed", v));
-  if (!w.since.empty()) parts_[kSince].push_back(part("since", w.since));
-  if (!w.until.empty()) parts_[kUntil].push_back(part("until", w.until));
-  // As to_query_string, but on the first page.
-  if (w.sort != "relevance") parts_[kRest].push_back(part("sort", w.sort));
-  if (w.n != RequestLimits{}.default_per_page) parts_[kRest].push_back(part("n", std::to_string(w.n)));
-  if (w.format != OutputFormat::kHtml) parts_[kRest].push_back(part("format", format_name(w.format)));
-}
+Refinements::Refinements(const WebQuery& w, std::string_view separator)
+    : query_(w), separator_(separator), parts_(encode(w, false)) {}
 
 std::string Refinements::query_string(std::string_view facet, const std::string& value) const {
   std::string out;
