@@ -154,17 +154,25 @@ TEST(CgiRequest, HostileBytesAreRepairedOrEndTheValue) {
   EXPECT_EQ(decode_query_string("q=%zz%").query.q, "%zz%");
 }
 
-TEST(CgiRequest, QueryStringRoundTrips) {
+// A query with every parameter away from its default, values that need
+// escaping included.
+WebQuery every_parameter() {
   WebQuery w;
   w.q = "a&b=c \"d\" é+";
   w.page = 2;
   w.n = 50;
   w.sort = "recent";
   w.since = "2026-01";
+  w.until = "2026-03";
   w.categories = {"C++", "x&y"};
   w.authors = {"Ana Sánchez"};
   w.feeds = {"pytorch"};
   w.format = OutputFormat::kAtom;
+  return w;
+}
+
+TEST(CgiRequest, QueryStringRoundTrips) {
+  const WebQuery w = every_parameter();
   DecodedRequest d = decode_query_string(to_query_string(w));
   EXPECT_EQ(d.error, "");
   EXPECT_EQ(d.query.q, w.q);
@@ -172,6 +180,7 @@ TEST(CgiRequest, QueryStringRoundTrips) {
   EXPECT_EQ(d.query.n, w.n);
   EXPECT_EQ(d.query.sort, w.sort);
   EXPECT_EQ(d.query.since, w.since);
+  EXPECT_EQ(d.query.until, w.until);
   EXPECT_EQ(d.query.categories, w.categories);
   EXPECT_EQ(d.query.authors, w.authors);
   EXPECT_EQ(d.query.feeds, w.feeds);
@@ -180,17 +189,7 @@ TEST(CgiRequest, QueryStringRoundTrips) {
 }
 
 TEST(CgiRequest, RefinementsAreTheRefinedQueryStrings) {
-  WebQuery full;
-  full.q = "a&b=c \"d\" é+";
-  full.page = 4;
-  full.n = 20;
-  full.sort = "date";
-  full.since = "2025";
-  full.until = "2026-03";
-  full.categories = {"C++", "x&y"};
-  full.authors = {"Ana Sánchez"};
-  full.feeds = {"pytorch"};
-  full.format = OutputFormat::kJson;
+  const WebQuery full = every_parameter();
   WebQuery words_only;
   words_only.q = "kernel";
   for (const WebQuery& w : {full, words_only, WebQuery{}}) {
