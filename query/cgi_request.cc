@@ -180,32 +180,34 @@ namespace {
 enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
 static_assert(kGroups == std::tuple_size_v<Refinements::Parts>);
 
-}  // namespace
-
-Refinements::Parts Refinements::encode(const WebQuery& w, bool with_page) {
-  Parts parts;
-  auto part = [](const char* key, const std::string& value) { return std::string(key) + "=" + url_component(value); };
-  if (!w.q.empty()) parts[kQ].push_back(part("q", w.q));
-  for (const auto& v : w.categories) parts[kCategory].push_back(part("category", v));
-  for (const auto& v : w.authors) parts[kAuthor].push_back(part("author", v));
-  for (const auto& v : w.feeds) parts[kFeed].push_back(part("feed", v));
-  if (!w.since.empty()) parts[kSince].push_back(part("since", w.since));
-  if (!w.until.empty()) parts[kUntil].push_back(part("until", w.until));
-  // Parameters at their default value are left out, so links stay short.
-  if (w.sort != "relevance") parts[kRest].push_back(part("sort", w.sort));
-  if (w.n != RequestLimits{}.default_per_page) parts[kRest].push_back(part("n", std::to_string(w.n)));
-  if (with_page && w.page > 1) parts[kRest].push_back(part("page", std::to_string(w.page)));
-  if (w.format != OutputFormat::kHtml) parts[kRest].push_back(part("format", format_name(w.format)));
-  return parts;
+// Calls f(group, key, value) for each parameter of `w` that a query string
+// carries, in its order: q, category, author, feed, since, until, then
+// sort, n, page and format; parameters at their default value are left
+// out, so links stay short.
+template <typename F>
+void for_each_parameter(const WebQuery& w, bool with_page, F f) {
+  if (!w.q.empty()) f(kQ, "q", w.q);
+  for (const auto& v : w.categories) f(kCategory, "category", v);
+  for (const auto& v : w.authors) f(kAuthor, "author", v);
+  for (const auto& v : w.feeds) f(kFeed, "feed", v);
+  if (!w.since.empty()) f(kSince, "since", w.since);
+  if (!w.until.empty()) f(kUntil, "until", w.until);
+  if (w.sort != "relevance") f(kRest, "sort", w.sort);
+  if (w.n != RequestLimits{}.default_per_page) f(kRest, "n", std::to_string(w.n));
+  if (with_page && w.page > 1) f(kRest, "page", std::to_string(w.page));
+  if (w.format != OutputFormat::kHtml) f(kRest, "format", std::string(format_name(w.format)));
 }
+
+}  // namespace
 
 std::string to_query_string(const WebQuery& w, std::string_view separator) {
   std::string out;
-  for (const auto& group : Refinements::encode(w, true))
-    for (const auto& p : group) {
-      if (!out.empty()) out += separator;
-      out += p;
-    }
+  for_each_parameter(w, true, [&out, separator](Group, const char* key, const std::string& value) {
+    if (!out.empty()) out += separator;
+    out += key;
+    out += '=';
+    append_url_component(out, value);
+  });
   return out;
 }
 
@@ -222,8 +224,11 @@ WebQuery refined(const WebQuery& w, const std::string& facet, const std::string&
   return r;
 }
 
-Refinements::Refinements(const WebQuery& w, std::string_view separator)
-    : query_(w), separator_(separator), parts_(encode(w, false)) {}
+Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
+  for_each_parameter(w, false, [this](Group group, const char* key, const std::string& value) {
+    parts_[group].push_back(std::string(key) + "=" + url_component(value));
+  });
+}
 
 std::string Refinements::query_string(std::string_view facet, const std::string& value) const {
   std::string out;

@@ -89,16 +89,14 @@ class Refinements {
   // The same, appended to `out`.
   void append_query_string(std::string& out, std::string_view facet, const std::string& value) const;
 
-  // The parameters of a query string, "key=value" encoded, in their order,
-  // by group: q, category, author, feed, since, until, then sort, n, page
-  // and format. to_query_string joins them.
+  // "key=value" encoded, by group (cgi_request.cc), in to_query_string's
+  // order; without the page: a refinement starts on page 1.
   using Parts = std::array<std::vector<std::string>, 7>;
-  static Parts encode(const WebQuery& query, bool with_page);
 
  private:
   const WebQuery& query_;
   std::string separator_;
-  Parts parts_;  // without the page: a refinement starts on page 1
+  Parts parts_;
 };
 
 // The library request for `query`: paging from page and n, filters from
