@@ -3,7 +3,8 @@
 // form, so it works in any browser and under a CSP that forbids scripts.
 #include <algorithm>
 #include <cstdio>
-#include <map>
+#include <charconv>
+#include <vector>
 
 #include "query/escape.h"
 #include "query/format_web.h"
@@ -19,21 +20,46 @@ namespace {
 constexpr std::size_t kSidebarValues = 10;
 constexpr unsigned kMaxPage = RequestLimits{}.max_page;
 
-std::string with_separators(unsigned long long n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+// A count with thousands separators: `out << Count{12345}` writes "12,345".
+struct Count {
+  unsigned long long n;
+};
+PageOut& operator<<(PageOut& out, Count c) {
+  char digits[24], grouped[32];
+  const std::size_t size = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, c.n).ptr - digits);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (i > 0 && (size - i) % 3 == 0) grouped[at++] = ',';
+    grouped[at++] = digits[i];
   }
-  return out;
+  return out << std::string_view(grouped, at);
 }
 
-// At most `max` bytes of `text`, ending on a character boundary, with "…".
-std::string shorten(const std::string& text, std::size_t max) {
+// At most `max` bytes of `text`, ending on a character boundary (without
+// the "…" that says so).
+std::string_view cut(std::string_view text, std::size_t max) {
   if (text.size() <= max) return text;
   std::size_t end = max;
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end) + "…";
+  return text.substr(0, end);
+}
+
+// `text`, or its first `max` bytes and "…".
+std::string shorten(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  return std::string(cut(text, max)) + "…";
+}
+
+// Html{shorten(text, max)} without the copy.
+struct ShortHtml {
+  std::string_view text;
+  std::size_t max;
+};
+PageOut& operator<<(PageOut& out, ShortHtml s) {
+  const std::string_view shown = cut(s.text, s.max);
+  out << Html{shown};
+  if (shown.size() < s.text.size()) out << "…";
+  return out;
 }
 
 // A same-page link to `w`, for an href (to_query_string's values need no
@@ -52,9 +78,9 @@ PageOut& operator<<(PageOut& out, const RefinedLink& l) {
   return out;
 }
 
-std::string day_of(const PostRecord& p) {
+std::string_view day_of(const PostRecord& p) {
   const std::string& t = !p.published.empty() ? p.published : !p.updated.empty() ? p.updated : p.first_seen;
-  return t.size() >= 10 ? t.substr(0, 10) : t;
+  return std::string_view(t).substr(0, 10);
 }
 
 void write_head(PageOut& out, const PageContext& c, const std::string& title) {
@@ -165,7 +191,7 @@ void write_snippet(PageOut& out, const Hit& hit) {
   const bool matched = std::any_of(hit.snippet.begin(), hit.snippet.end(),
                                    [](const SnippetPart& p) { return p.match; });
   if (hit.snippet.empty() || (!matched && !hit.post->summary.empty())) {
-    out << Html{shorten(hit.post->summary, 300)};
+    out << ShortHtml{hit.post->summary, 300};
   } else {
     for (const auto& part : hit.snippet) {
       if (part.match) out << "<mark>" << Html{part.text} << "</mark>";
@@ -178,7 +204,7 @@ void write_snippet(PageOut& out, const Hit& hit) {
 void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   const PostRecord& p = *hit.post;
   const std::string link = safe_http_url(p.link);
-  const std::string title = p.title.empty() ? "(untitled)" : p.title;
+  const std::string_view title = p.title.empty() ? std::string_view("(untitled)") : p.title;
   out << "<li class=\"hit\"><article>\n<h2>";
   if (!link.empty()) out << "<a href=\"" << Html{link} << "\">" << Html{title} << "</a>";
   else out << Html{title};
@@ -188,7 +214,7 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
     if (!first) out << " · ";
     first = false;
   };
-  if (const std::string day = day_of(p); !day.empty()) {
+  if (const std::string_view day = day_of(p); !day.empty()) {
     sep();
     out << "<time datetime=\"" << Html{day} << "\">" << Html{day} << "</time>";
   }
@@ -212,7 +238,7 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   }
   out << "</p>\n";
   write_snippet(out, hit);
-  if (!link.empty()) out << "<p class=\"url\">" << Html{shorten(link, 100)} << "</p>\n";
+  if (!link.empty()) out << "<p class=\"url\">" << ShortHtml{link, 100} << "</p>\n";
   out << "</article></li>\n";
 }
 
@@ -250,9 +276,18 @@ const Facet* find_facet(const SearchResult& r, const std::string& name) {
   return nullptr;
 }
 
+// -1 unless `yyyy_mm` is exactly that: four digits, "-", a month 01-12.
 int month_index(const std::string& yyyy_mm) {
-  if (yyyy_mm.size() != 7) return -1;
-  return std::atoi(yyyy_mm.substr(0, 4).c_str()) * 12 + std::atoi(yyyy_mm.substr(5, 2).c_str()) - 1;
+  if (yyyy_mm.size() != 7 || yyyy_mm[4] != '-') return -1;
+  int digits[6], n = 0;
+  for (char c : yyyy_mm)
+    if (c != '-') {
+      if (c < '0' || c > '9') return -1;
+      digits[n++] = c - '0';
+    }
+  const int year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3];
+  const int month = digits[4] * 10 + digits[5];
+  return month >= 1 && month <= 12 ? year * 12 + month - 1 : -1;
 }
 
 // "YYYY-MM", as month_index() reads it.
@@ -271,38 +306,49 @@ std::string month_name(int index) {
 // Matches per month, oldest left, with empty months as gaps; each bar links
 // to the search narrowed to its month.
 void write_histogram(PageOut& out, const Facet& months, const Refinements& links, const char* heading) {
-  std::map<int, Xapian::doccount> counts;
+  struct Bar {
+    int month;
+    const FacetValue* value;
+  };
+  std::vector<Bar> bars;
+  bars.reserve(months.values.size());
   Xapian::doccount top = 0;
   for (const auto& v : months.values) {
-    int m = month_index(v.value);
+    const int m = month_index(v.value);
     if (m < 0) continue;
-    counts[m] = v.count;
+    bars.push_back({m, &v});
     top = std::max(top, v.count);
   }
-  if (counts.empty() || top == 0) return;
-  const int last = counts.rbegin()->first;
+  if (bars.empty() || top == 0) return;
+  std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.month < b.month; });
+  const int last = bars.back().month;
   // At least a year wide, so a few months do not become a few fat bars.
-  const int first = std::min(counts.begin()->first, last - 11);
+  const int first = std::min(bars.front().month, last - 11);
   const int columns = last - first + 1;
   constexpr int kBar = 10, kGap = 2, kHeight = 60;
   const int width = columns * (kBar + kGap);
+  const std::string first_name = month_name(first), last_name = month_name(last);
   out << "<section aria-labelledby=\"h-hist\"><h2 id=\"h-hist\">" << heading << "</h2>\n"
       << "<svg class=\"hist\" viewBox=\"0 0 " << width << " " << kHeight + 1
       << "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Matches per month, "
-      << Html{month_name(first)} << " to " << Html{month_name(last)} << "\">";
+      << Html{first_name} << " to " << Html{last_name} << "\">";
   out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
-  for (const auto& [m, count] : counts) {
-    const int h = std::max(2, static_cast<int>(static_cast<double>(count) * kHeight / top + 0.5));
-    const int x = (m - first) * (kBar + kGap);
-    // Digits, "-" and words: nothing in the label needs escaping.
-    const std::string month = month_name(m);
-    const std::string label = month + ": " + with_separators(count) + (count == 1 ? " post" : " posts");
-    out << "<a href=\"" << RefinedLink{links, "month", month} << "\" aria-label=\"" << label
-        << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar << "\" height=\"" << h
-        << "\"><title>" << label << "</title></rect></a>";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const FacetValue& v = *bars[i].value;
+    const int h = std::max(2, static_cast<int>(static_cast<double>(v.count) * kHeight / top + 0.5));
+    const int x = (bars[i].month - first) * (kBar + kGap);
+    // The value is "YYYY-MM" (month_index checked), so each month has one
+    // bar, and the label (digits, "-" and words) needs no escaping.
+    auto label = [&out, &v] { out << v.value << ": " << Count{v.count} << (v.count == 1 ? " post" : " posts"); };
+    out << "<a href=\"" << RefinedLink{links, "month", v.value} << "\" aria-label=\"";
+    label();
+    out << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar << "\" height=\"" << h
+        << "\"><title>";
+    label();
+    out << "</title></rect></a>";
   }
-  out << "</svg>\n<div class=\"hist-axis\" aria-hidden=\"true\"><span>" << month_name(first)
-      << "</span><span>" << month_name(last) << "</span></div></section>\n";
+  out << "</svg>\n<div class=\"hist-axis\" aria-hidden=\"true\"><span>" << first_name << "</span><span>"
+      << last_name << "</span></div></section>\n";
 }
 
 void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links, const char* heading,
@@ -312,10 +358,10 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
       << "</h2><ul>\n";
   for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
-    const std::string label = v.label.empty() ? v.value : v.label;
+    const std::string& label = v.label.empty() ? v.value : v.label;
     out << "<li><a href=\"" << RefinedLink{links, facet.name, v.value} << "\"><span>" << Html{label}
-        << "</span><span class=\"n\" aria-label=\"" << with_separators(v.count)
-        << (v.count == 1 ? " post" : " posts") << "\">" << with_separators(v.count) << "</span></a></li>\n";
+        << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
+        << (v.count == 1 ? " post" : " posts") << "\">" << Count{v.count} << "</span></a></li>\n";
   }
   out << "</ul></section>\n";
 }
@@ -384,8 +430,8 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
     out << (r.total.estimated == 0 ? "No posts match." : "No more results on this page.");
   } else {
     const unsigned long long first = r.offset + 1, last = r.offset + r.hits.size();
-    out << "Results " << with_separators(first) << "–" << with_separators(last) << " of "
-        << (r.total.exact() ? "" : "about ") << with_separators(r.total.estimated);
+    out << "Results " << Count{first} << "–" << Count{last} << " of " << (r.total.exact() ? "" : "about ")
+        << Count{r.total.estimated};
   }
   char ms[32];
   std::snprintf(ms, sizeof ms, " (%.0f ms)", r.elapsed_ms);
@@ -414,7 +460,7 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   write_notices(out, c);
   const Facet* feeds = find_facet(newest, "feed");
   const std::size_t feed_count = feeds ? feeds->values.size() : 0;
-  out << "<h1>Search " << with_separators(newest.total.estimated)
+  out << "<h1>Search " << Count{newest.total.estimated}
       << (newest.total.estimated == 1 ? " post" : " posts");
   if (feed_count) out << " from " << feed_count << (feed_count == 1 ? " feed" : " feeds");
   out << "</h1>\n";

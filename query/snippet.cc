@@ -91,20 +91,6 @@ struct Occurrence {
   std::size_t needle;
 };
 
-// The needles to look for: distinct, and none that starts with another
-// (where "datasette" occurs, its stem "datasett" does too).
-std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
-  std::vector<std::string> all;
-  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
-    for (const auto& n : *set)
-      if (!n.empty()) all.push_back(n);
-  std::sort(all.begin(), all.end());  // a needle sorts right before those it starts
-  std::vector<std::string> needles;
-  for (auto& n : all)
-    if (needles.empty() || n.compare(0, needles.back().size(), needles.back()) != 0) needles.push_back(std::move(n));
-  return needles;
-}
-
 // Where a passage of `length` bytes first holds the most different needles
 // (npos when none occurs). Needles are found where they start a word, in
 // text order: one memchr stream per first letter (both cases), merged, so
@@ -175,6 +161,20 @@ struct TextWindow {
 
 TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length);
 
+// The needles to look for: distinct, and none that starts with another
+// (where "datasette" occurs, its stem "datasett" does too).
+std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
+  std::vector<std::string> all;
+  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+    for (const auto& n : *set)
+      if (!n.empty()) all.push_back(n);
+  std::sort(all.begin(), all.end());  // a needle sorts right before those it starts
+  std::vector<std::string> needles;
+  for (auto& n : all)
+    if (needles.empty() || n.compare(0, needles.back().size(), needles.back()) != 0) needles.push_back(std::move(n));
+  return needles;
+}
+
 }  // namespace
 
 SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text) {
@@ -201,6 +201,14 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
     }
     i = end + 1;
   }
+  terms.needles = distinct_needles(terms);
+  for (const auto& n : terms.needles) {
+    const auto c = static_cast<unsigned char>(n[0]);
+    if (c >= 0x80) continue;
+    terms.starts[c] = true;
+    if (c >= 'a' && c <= 'z') terms.starts[c - 'a' + 'A'] = true;
+  }
+  for (int c = 0xC0; c < 0x100; ++c) terms.starts[c] = true;
   return terms;
 }
 
@@ -210,7 +218,7 @@ TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std:
   std::size_t begin = 0;
   bool to_end = false;
   if (text.size() > length) {
-    const std::size_t at = densest(text, distinct_needles(terms), length);
+    const std::size_t at = densest(text, terms.needles, length);
     if (at != std::string_view::npos) {
       std::size_t lead = length * kLeadPercent / 100;
       begin = at > lead ? at - lead : 0;
@@ -235,19 +243,15 @@ TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std:
 std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
                                       std::size_t length, const Xapian::Stem& stem) {
   std::vector<SnippetPart> parts;
+  parts.reserve(16);  // plain text and matches alternate: enough for most
   const TextWindow w = snippet_window(text, terms, std::max<std::size_t>(length, 1));
   if (w.end <= w.begin) return parts;
   const std::string_view passage = text.substr(w.begin, w.end - w.begin);
 
   // Most words start with a letter no query word, stem or prefix starts
   // with: those are passed over without being lowercased.
-  std::array<bool, 128> first{};
-  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
-    for (const auto& n : *set)
-      if (!n.empty() && static_cast<unsigned char>(n[0]) < 128) first[static_cast<unsigned char>(n[0])] = true;
   auto matches = [&](std::string_view word) {
-    const auto c = static_cast<unsigned char>(word[0]);
-    if (c < 128 && !first[static_cast<unsigned char>(ascii_lower(static_cast<char>(c)))]) return false;
+    if (!terms.starts[static_cast<unsigned char>(word[0])]) return false;
     const std::string lower = lowercase(word);
     if (terms.words.count(lower)) return true;
     for (const auto& p : terms.prefixes)
@@ -269,9 +273,10 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
     if (static_cast<unsigned char>(c) < 0x80 && c != '\'') return 0;
     return word_char_at(passage, i);
   };
-  // Only bytes that could start a matching word are looked at: an ASCII
-  // letter or digit in `first`, or any non-ASCII character; and only where
-  // a word starts (the character before is not a word character).
+  // Only bytes that could start a matching word are looked at (an ASCII
+  // letter or digit a needle starts with, or any non-ASCII character:
+  // terms.starts), and only where a word starts (the character before is
+  // not a word character).
   auto starts_word = [&](std::size_t i) {
     if (i == 0) return true;
     std::size_t before = i - 1;
@@ -280,11 +285,8 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
   };
   std::size_t plain = 0, i = 0;
   while (i < passage.size()) {
-    const auto c = static_cast<unsigned char>(passage[i]);
-    if (c < 0x80 ? !first[static_cast<unsigned char>(ascii_lower(static_cast<char>(c)))] : is_continuation(passage[i])) {
-      ++i;
-      continue;
-    }
+    while (i < passage.size() && !terms.starts[static_cast<unsigned char>(passage[i])]) ++i;
+    if (i == passage.size()) break;
     if (word_char(i) == 0 || !starts_word(i)) {
       ++i;
       continue;

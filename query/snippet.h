@@ -19,6 +19,7 @@
 
 #include <xapian.h>
 
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -38,6 +39,13 @@ struct SnippetTerms {
   // make_snippet: the snippets of one search stem the same words again and
   // again ("plugin", "plugins"). One search's snippets are made on one thread.
   mutable std::map<std::string, bool, std::less<>> stemmed;
+  // Made once from the sets above by snippet_terms, for every snippet of
+  // the search: the distinct strings looked for in a text (none starting
+  // with another), and the bytes that may start a matching word (the ASCII
+  // letters and digits some string starts with, in either case, and every
+  // non-ASCII lead byte).
+  std::vector<std::string> needles;
+  std::array<bool, 256> starts{};
 };
 
 // The unprefixed terms and stems of `query` (field terms such as title:
