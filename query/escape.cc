@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 
 namespace blogsearch::web {
 
@@ -77,16 +78,9 @@ void for_each_char(std::string_view text, Emit emit) {
 }
 
 void append_markup(std::string& out, std::string_view text) {
-  for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {
-    switch (cp) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += bytes;
-    }
-  });
+  const std::size_t at = out.size();
+  out.resize(at + text.size() * kHtmlBytesPerByte);
+  out.resize(static_cast<std::size_t>(write_html(out.data() + at, text) - out.data()));
 }
 
 std::string escape_markup(std::string_view text) {
@@ -97,6 +91,22 @@ std::string escape_markup(std::string_view text) {
 }
 
 }  // namespace
+
+char* write_html(char* out, std::string_view text) {
+  for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {
+    switch (cp) {
+      case '&': bytes = "&amp;"; break;
+      case '<': bytes = "&lt;"; break;
+      case '>': bytes = "&gt;"; break;
+      case '"': bytes = "&quot;"; break;
+      case '\'': bytes = "&#39;"; break;
+      default: break;
+    }
+    std::memcpy(out, bytes.data(), bytes.size());
+    out += bytes.size();
+  });
+  return out;
+}
 
 std::string valid_text(std::string_view text) {
   std::string out;

@@ -33,6 +33,12 @@ std::string html_attribute(std::string_view text);
 // returned: what a page writer uses for every piece of a page.
 void append_html(std::string& out, std::string_view text);
 
+// The most bytes that html_text makes of one byte ("\"" becomes "&quot;").
+constexpr std::size_t kHtmlBytesPerByte = 6;
+// html_text written at `out`, which must have room for kHtmlBytesPerByte *
+// text.size() bytes; returns the end of what was written (PageOut).
+char* write_html(char* out, std::string_view text);
+
 // For XML character data and quoted attribute values (Atom, OpenSearch):
 // & < > " ' escaped, characters XML 1.0 forbids dropped.
 std::string xml_text(std::string_view text);

@@ -74,8 +74,7 @@ struct RefinedLink {
 };
 PageOut& operator<<(PageOut& out, const RefinedLink& l) {
   out << '?';
-  l.links.append_query_string(out.str(), l.facet, l.value);
-  return out;
+  return out.piece([&l](std::string& s) { l.links.append_query_string(s, l.facet, l.value); });
 }
 
 std::string_view day_of(const PostRecord& p) {
