@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 
@@ -51,6 +50,8 @@ constexpr std::array<bool, 256> kPlainAscii = [] {
   return plain;
 }();
 bool plain_ascii(char c) { return kPlainAscii[static_cast<unsigned char>(c)]; }
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // Calls emit(bytes, cp) for each character of `text`, valid UTF-8 with
 // control characters dropped and bad bytes replaced; a run of plain_ascii
@@ -154,12 +155,13 @@ std::string safe_http_url(std::string_view link) {
   auto starts_with = [&url](std::string_view scheme) {
     if (url.size() <= scheme.size()) return false;
     for (std::size_t i = 0; i < scheme.size(); ++i)
-      if (static_cast<char>(std::tolower(static_cast<unsigned char>(url[i]))) != scheme[i]) return false;
+      if (ascii_lower(url[i]) != scheme[i]) return false;
     return true;
   };
   if (!starts_with("http://") && !starts_with("https://")) return "";
-  for (unsigned char c : url)
-    if (c <= 0x20) return "";
+  if (!printable)
+    for (unsigned char c : url)
+      if (c <= 0x20) return "";
   return url;
 }
 

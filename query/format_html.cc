@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <charconv>
+#include <cmath>
 #include <vector>
 
 #include "query/escape.h"
@@ -432,9 +433,7 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
     out << "Results " << Count{first} << "–" << Count{last} << " of " << (r.total.exact() ? "" : "about ")
         << Count{r.total.estimated};
   }
-  char ms[32];
-  std::snprintf(ms, sizeof ms, " (%.0f ms)", r.elapsed_ms);
-  out << ms << "</p>\n";
+  out << " (" << std::llround(std::max(0.0, r.elapsed_ms)) << " ms)</p>\n";
   if (!r.hits.empty()) {
     out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
     for (const auto& hit : r.hits) write_hit(out, hit, links);

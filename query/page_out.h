@@ -50,13 +50,15 @@ class PageOut {
     at_ = write_html(at_, h.text);
     return *this;
   }
-  PageOut& operator<<(std::string_view s) {
+  // Inlined, so that the length of a string literal is known where it is
+  // written and its copy is a few moves (not a call to strlen and memcpy).
+  [[gnu::always_inline]] PageOut& operator<<(std::string_view s) {
     room(s.size());
     std::memcpy(at_, s.data(), s.size());
     at_ += s.size();
     return *this;
   }
-  PageOut& operator<<(const char* s) { return *this << std::string_view(s); }
+  [[gnu::always_inline]] PageOut& operator<<(const char* s) { return *this << std::string_view(s); }
   PageOut& operator<<(const std::string& s) { return *this << std::string_view(s); }
   PageOut& operator<<(char c) {
     room(1);
@@ -87,7 +89,7 @@ class PageOut {
   void room(std::size_t n) {
     if (n > static_cast<std::size_t>(end_ - at_)) grow(n);
   }
-  void grow(std::size_t n) {
+  [[gnu::noinline]] void grow(std::size_t n) {
     const std::size_t used = static_cast<std::size_t>(at_ - out_.data());
     out_.resize(std::max(out_.size() * 2, used + n));
     at_ = out_.data() + used;
