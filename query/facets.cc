@@ -49,7 +49,10 @@ const char* facet_prefix(const std::string& name) {
 }
 
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
-    : prefixes_(std::move(prefixes)), counts_(prefixes_.size()), labels_(prefixes_.size()) {}
+    : prefixes_(std::move(prefixes)),
+      terms_(prefixes_.size()),
+      counts_(prefixes_.size()),
+      labels_(prefixes_.size()) {}
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
@@ -73,6 +76,14 @@ FacetTable::FacetTable(const Xapian::Database& db) {
     });
   }
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
+  std::vector<std::uint32_t> by_term(pairs_.size());
+  for (std::uint32_t p = 0; p < by_term.size(); ++p) by_term[p] = p;
+  std::sort(by_term.begin(), by_term.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return pairs_[a].term < pairs_[b].term; });
+  for (std::uint32_t p : by_term) {
+    if (terms_.empty() || *terms_.back() != pairs_[p].term) terms_.push_back(&pairs_[p].term);
+    pairs_[p].term_rank = static_cast<std::uint32_t>(terms_.size() - 1);
+  }
   const std::string_view feed_prefix = schema::kFeed;
   for (const Pair& p : pairs_)
     if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
@@ -107,18 +118,7 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
   if (prefixes_.empty() || matched_.empty()) return;
   std::sort(matched_.begin(), matched_.end());
   if (table) {
-    // Per pair: how many matches carry it, and the first (lowest docid)
-    // that does, so each label comes from the post it would without table.
-    std::vector<Xapian::doccount> n(table->pairs().size(), 0);
-    std::vector<Xapian::docid> first(table->pairs().size(), 0);
-    for (Xapian::docid did : matched_)
-      for (const std::uint32_t* p = table->begin(did); p != table->end(did); ++p)
-        if (n[*p]++ == 0) first[*p] = did;
-    std::vector<std::uint32_t> seen;
-    for (std::uint32_t p = 0; p < n.size(); ++p)
-      if (n[p] > 0) seen.push_back(p);
-    std::sort(seen.begin(), seen.end(), [&](std::uint32_t a, std::uint32_t b) { return first[a] < first[b]; });
-    for (std::uint32_t p : seen) add(table->pairs()[p].term, table->pairs()[p].label, n[p]);
+    count_from_table(*table);
     return;
   }
   // Posts of one feed and month without categories share their value, so
@@ -145,30 +145,62 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
     const Xapian::doccount n = by_value[*o.second].n;
     schema::for_each_facet_term(*o.second, [&](std::string_view term, std::string_view label) { add(term, label, n); });
   }
+  for (std::size_t i = 0; i < prefixes_.size(); ++i)
+    for (const auto& entry : counts_[i]) {
+      auto label = labels_[i].find(entry.first);
+      terms_[i].push_back({&entry.first, entry.second, label != labels_[i].end() ? &label->second : nullptr});
+    }
+}
+
+void FacetSpy::count_from_table(const FacetTable& table) {
+  const auto& pairs = table.pairs();
+  // Per pair: how many matches carry it; `seen` lists the pairs in the
+  // order of the first (lowest docid) match that carries each.
+  std::vector<Xapian::doccount> n(pairs.size(), 0);
+  std::vector<std::uint32_t> seen;
+  for (Xapian::docid did : matched_)
+    for (const std::uint32_t* p = table.begin(did); p != table.end(did); ++p)
+      if (n[*p]++ == 0) seen.push_back(*p);
+  // Per term (the pairs of one term differ in their labels): the sum, and
+  // the first pair with a label, which is the label of the lowest docid.
+  constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<Xapian::doccount> term_n(table.terms().size(), 0);
+  std::vector<std::uint32_t> term_label(table.terms().size(), kNone);
+  std::vector<std::uint32_t> ranks;
+  for (std::uint32_t p : seen) {
+    const std::uint32_t t = pairs[p].term_rank;
+    if (term_n[t] == 0) ranks.push_back(t);
+    term_n[t] += n[p];
+    if (term_label[t] == kNone && !pairs[p].label.empty()) term_label[t] = p;
+  }
+  std::sort(ranks.begin(), ranks.end());  // byte order of the terms
+  for (std::uint32_t t : ranks) {
+    const std::string& term = *table.terms()[t];
+    for (std::size_t i = 0; i < prefixes_.size(); ++i)
+      if (term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0)
+        terms_[i].push_back({&term, term_n[t], term_label[t] == kNone ? nullptr : &pairs[term_label[t]].label});
+  }
 }
 
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, Xapian::doccount>& counts,
-                 const std::map<std::string, std::string>& labels, unsigned limit,
-                 const FacetTable* table) {
+                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table) {
   Facet facet{name, {}};
-  // Pointers into `counts`, which is in term order: months newest first are
-  // its end read backwards; the others the biggest counts, ties in term order.
-  using Item = const std::pair<const std::string, Xapian::doccount>*;
-  std::vector<Item> items;
+  // `terms` is in term order: months newest first are its end read
+  // backwards; the others the biggest counts, ties in term order.
+  std::vector<const TermCount*> items;
   if (name == "month") {
-    for (auto it = counts.rbegin(); it != counts.rend() && items.size() < limit; ++it)
-      if (is_month_term(it->first)) items.push_back(&*it);
+    for (auto it = terms.rbegin(); it != terms.rend() && items.size() < limit; ++it)
+      if (is_month_term(*it->term)) items.push_back(&*it);
   } else {
-    for (const auto& entry : counts) items.push_back(&entry);
-    std::stable_sort(items.begin(), items.end(), [](Item a, Item b) { return a->second > b->second; });
+    for (const auto& t : terms) items.push_back(&t);
+    std::stable_sort(items.begin(), items.end(), [](const TermCount* a, const TermCount* b) { return a->n > b->n; });
     if (items.size() > limit) items.resize(limit);
   }
-  for (Item item : items) {
-    const std::string& term = item->first;
-    const Xapian::doccount count = item->second;
+  facet.values.reserve(items.size());
+  for (const TermCount* item : items) {
+    const std::string& term = *item->term;
     FacetValue v;
-    v.count = count;
+    v.count = item->n;
     v.value = term.substr(prefix.size());
     if (name == "month") {
       v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
@@ -176,8 +208,7 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
     } else if (name == "feed") {
       v.label = table ? table->feed_title(v.value) : title_of_feed(db, v.value);
     } else {
-      auto known = labels.find(term);
-      v.label = known != labels.end() ? known->second : label_from_post(db, term, prefix, name == "author");
+      v.label = item->label ? *item->label : label_from_post(db, term, prefix, name == "author");
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);
       else v.label = v.value;
     }

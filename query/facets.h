@@ -42,8 +42,11 @@ class FacetTable {
   struct Pair {
     std::string term;
     std::string label;
+    std::uint32_t term_rank = 0;  // the term's place among the distinct terms, in byte order
   };
   const std::vector<Pair>& pairs() const { return pairs_; }
+  // The distinct terms of the pairs, in byte order.
+  const std::vector<const std::string*>& terms() const { return terms_; }
   // The pair numbers of document `did`: [begin, end); empty for a docid
   // the revision does not have.
   const std::uint32_t* begin(Xapian::docid did) const;
@@ -53,9 +56,19 @@ class FacetTable {
 
  private:
   std::vector<Pair> pairs_;
+  std::vector<const std::string*> terms_;  // into pairs_, which no longer changes
   std::map<std::string, std::string> feed_titles_;
   std::vector<std::uint32_t> offsets_;  // by docid: where its numbers start in ids_
   std::vector<std::uint32_t> ids_;
+};
+
+// One facet term and the number of matching documents that carry it, with
+// its label as the matching post with the lowest docid wrote it (null when
+// no matching post's value holds a label: feeds, months, long labels).
+struct TermCount {
+  const std::string* term;
+  Xapian::doccount n;
+  const std::string* label;
 };
 
 class FacetSpy : public Xapian::MatchSpy {
@@ -66,32 +79,31 @@ class FacetSpy : public Xapian::MatchSpy {
   void operator()(const Xapian::Document& doc, double weight) override;
 
   // Counts the facet terms of the documents seen; call once, after the
-  // match. From `table` when given (the same revision as `db`), else from
-  // the database.
+  // match. From `table` when given (the same revision as `db`; terms()
+  // then points into it), else from the database.
   void count(const Xapian::Database& db, const FacetTable* table = nullptr);
 
-  // Term -> number of matching documents, for the i-th prefix.
-  const std::map<std::string, Xapian::doccount>& counts(std::size_t i) const { return counts_[i]; }
-  // Term -> its label as the matching post with the lowest docid wrote it
-  // (categories and authors whose label the value holds).
-  const std::map<std::string, std::string>& labels(std::size_t i) const { return labels_[i]; }
+  // The terms of the i-th prefix that some match carries, in byte order.
+  const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
 
  private:
   std::vector<std::string> prefixes_;
+  std::vector<std::vector<TermCount>> terms_;
+  std::vector<Xapian::docid> matched_;
+  // What terms_ points into when counting from the database.
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
   std::vector<std::map<std::string, std::string>> labels_;
-  std::vector<Xapian::docid> matched_;
 
+  void count_from_table(const FacetTable& table);
   void add(std::string_view term, std::string_view label, Xapian::doccount n);
 };
 
-// The `limit` biggest values of one facet (months: the newest), with the
-// labels as the feeds wrote them: from `labels` (FacetSpy::labels), else
-// from the first post that carries the term. Feed titles come from `table`
-// when given (the same revision as `db`), else from the database.
+// The `limit` biggest values of one facet (months: the newest) from its
+// terms (FacetSpy::terms), with the labels as the feeds wrote them: a
+// term's own label, else the one in the first post that carries it. Feed
+// titles come from `table` when given (the same revision as `db`), else
+// from the database.
 Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, Xapian::doccount>& counts,
-                 const std::map<std::string, std::string>& labels, unsigned limit,
-                 const FacetTable* table = nullptr);
+                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table = nullptr);
 
 }  // namespace blogsearch

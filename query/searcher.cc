@@ -303,8 +303,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   spy.count(db_, table);
   for (std::size_t i = 0; i < request.facets.size(); ++i)
-    result.facets.push_back(make_facet(db_, request.facets[i], prefixes[i], spy.counts(i), spy.labels(i),
-                                       request.facet_limit, table));
+    result.facets.push_back(make_facet(db_, request.facets[i], prefixes[i], spy.terms(i), request.facet_limit, table));
   return result;
 }
 
