@@ -176,9 +176,8 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
 
 namespace {
 
-// Refinements::Parts, by index.
+// The parameters of a query string, in its order.
 enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
-static_assert(kGroups == std::tuple_size_v<Refinements::Parts>);
 
 // Calls f(group, key, value) for each parameter of `w` that a query string
 // carries, in its order: q, category, author, feed, since, until, then
@@ -225,9 +224,24 @@ WebQuery refined(const WebQuery& w, const std::string& facet, const std::string&
 }
 
 Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
-  for_each_parameter(w, false, [this](Group group, const char* key, const std::string& value) {
-    parts_[group].push_back(std::string(key) + "=" + url_component(value));
+  std::array<std::vector<std::string>, kGroups> parts;  // "key=value", encoded
+  for_each_parameter(w, false, [&parts](Group group, const char* key, const std::string& value) {
+    parts[group].push_back(std::string(key) + "=" + url_component(value));
   });
+  auto join = [&](int first, int last) {
+    std::string joined;
+    for (int g = first; g <= last; ++g)
+      for (const auto& p : parts[g]) {
+        if (!joined.empty()) joined += separator;
+        joined += p;
+      }
+    return joined;
+  };
+  category_ = {join(kQ, kCategory), join(kAuthor, kRest)};
+  author_ = {join(kQ, kAuthor), join(kFeed, kRest)};
+  feed_ = {join(kQ, kFeed), join(kSince, kRest)};
+  month_ = {join(kQ, kFeed), join(kRest, kRest)};
+  all_ = join(kQ, kRest);
 }
 
 std::string Refinements::query_string(std::string_view facet, const std::string& value) const {
@@ -237,35 +251,31 @@ std::string Refinements::query_string(std::string_view facet, const std::string&
 }
 
 void Refinements::append_query_string(std::string& out, std::string_view facet, const std::string& value) const {
-  const std::vector<std::string>* list = facet == "category" ? &query_.categories
-                                         : facet == "author" ? &query_.authors
-                                         : facet == "feed"   ? &query_.feeds
-                                                             : nullptr;
-  const Group group = facet == "category" ? kCategory : facet == "author" ? kAuthor : kFeed;
-  const bool added = list && std::find(list->begin(), list->end(), value) == list->end();
-  const bool month = facet == "month";
   const std::size_t start = out.size();
   auto separate = [&] {
     if (out.size() > start) out += separator_;
   };
-  for (int g = 0; g < kGroups; ++g) {
-    if (month && (g == kSince || g == kUntil)) {
+  auto insert = [&](const Cut& cut, std::initializer_list<std::string_view> keys) {
+    out += cut.before;
+    for (std::string_view key : keys) {
       separate();
-      out += g == kSince ? "since=" : "until=";
-      append_url_component(out, value);
-      continue;
-    }
-    for (const auto& p : parts_[g]) {
-      separate();
-      out += p;
-    }
-    if (added && g == group) {
-      separate();
-      out += facet;
+      out += key;
       out += '=';
       append_url_component(out, value);
     }
-  }
+    if (!cut.after.empty()) {
+      separate();
+      out += cut.after;
+    }
+  };
+  if (facet == "month") return insert(month_, {"since", "until"});
+  const std::vector<std::string>* list = nullptr;
+  const Cut* cut = nullptr;
+  if (facet == "category") list = &query_.categories, cut = &category_;
+  else if (facet == "author") list = &query_.authors, cut = &author_;
+  else if (facet == "feed") list = &query_.feeds, cut = &feed_;
+  if (list && std::find(list->begin(), list->end(), value) == list->end()) insert(*cut, {facet});
+  else out += all_;
 }
 
 SearchRequest to_search_request(const WebQuery& w, UnixTime now) {

@@ -80,8 +80,9 @@ WebQuery refined(const WebQuery& query, const std::string& facet, const std::str
 
 // The query strings of many refinements of one query (a page's facet
 // links): to_query_string(refined(query, facet, value), separator), with
-// the parameters that all of them share encoded once. It refers to
-// `query`, which must outlive it.
+// the parameters that all of them share encoded and joined once, on
+// either side of where each facet's value goes. It refers to `query`,
+// which must outlive it.
 class Refinements {
  public:
   Refinements(const WebQuery& query, std::string_view separator);
@@ -89,14 +90,17 @@ class Refinements {
   // The same, appended to `out`.
   void append_query_string(std::string& out, std::string_view facet, const std::string& value) const;
 
-  // "key=value" encoded, by group (cgi_request.cc), in to_query_string's
-  // order; without the page: a refinement starts on page 1.
-  using Parts = std::array<std::vector<std::string>, 7>;
-
  private:
+  // The query string without its page (a refinement starts on page 1),
+  // cut where a facet's value goes: the parameters before and after it.
+  struct Cut {
+    std::string before, after;
+  };
   const WebQuery& query_;
   std::string separator_;
-  Parts parts_;
+  Cut category_, author_, feed_;
+  Cut month_;        // without since and until, which a month replaces
+  std::string all_;  // every parameter: a value the filter has already changes nothing
 };
 
 // The library request for `query`: paging from page and n, filters from

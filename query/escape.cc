@@ -51,6 +51,15 @@ constexpr std::array<bool, 256> kPlainAscii = [] {
 }();
 bool plain_ascii(char c) { return kPlainAscii[static_cast<unsigned char>(c)]; }
 
+// The bytes a URL component keeps as they are: ASCII letters, digits, "-._~".
+constexpr std::array<bool, 256> kUnreserved = [] {
+  std::array<bool, 256> keep{};
+  for (int c = 0; c < 128; ++c)
+    keep[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+              c == '_' || c == '~';
+  return keep;
+}();
+
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // Calls emit(bytes, cp) for each character of `text`, valid UTF-8 with
@@ -60,6 +69,12 @@ template <typename Emit>
 void for_each_char(std::string_view text, Emit emit) {
   for (std::size_t i = 0; i < text.size();) {
     std::size_t run = i;
+    // Eight bytes at a time while all are plain, then one by one.
+    while (run + 8 <= text.size() && plain_ascii(text[run]) & plain_ascii(text[run + 1]) &
+                                         plain_ascii(text[run + 2]) & plain_ascii(text[run + 3]) &
+                                         plain_ascii(text[run + 4]) & plain_ascii(text[run + 5]) &
+                                         plain_ascii(text[run + 6]) & plain_ascii(text[run + 7]))
+      run += 8;
     while (run < text.size() && plain_ascii(text[run])) ++run;
     if (run > i) {
       emit(text.substr(i, run - i), 0);
@@ -126,11 +141,7 @@ void append_html(std::string& out, std::string_view text) { append_markup(out, t
 
 void append_url_component(std::string& out, std::string_view text) {
   // Most values (feed ids, months, page numbers, plain words) need nothing.
-  const auto unreserved = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-           c == '_' || c == '~';
-  };
-  if (std::all_of(text.begin(), text.end(), unreserved)) {
+  if (std::all_of(text.begin(), text.end(), [](char c) { return kUnreserved[static_cast<unsigned char>(c)]; })) {
     out += text;
     return;
   }
