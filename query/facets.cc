@@ -116,7 +116,8 @@ void FacetSpy::add(std::string_view term, std::string_view label, Xapian::doccou
 
 void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
   if (prefixes_.empty() || matched_.empty()) return;
-  std::sort(matched_.begin(), matched_.end());
+  // Xapian usually reports matches in docid order already.
+  if (!std::is_sorted(matched_.begin(), matched_.end())) std::sort(matched_.begin(), matched_.end());
   if (table) {
     count_from_table(*table);
     return;

@@ -209,6 +209,12 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
     if (c >= 'a' && c <= 'z') terms.starts[c - 'a' + 'A'] = true;
   }
   for (int c = 0xC0; c < 0x100; ++c) terms.starts[c] = true;
+  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+    for (const auto& n : *set) {
+      if (n.size() < 2) terms.no_pairs = true;
+      else if (std::find(terms.pairs.begin(), terms.pairs.end(), n.substr(0, 2)) == terms.pairs.end())
+        terms.pairs.push_back(n.substr(0, 2));
+    }
   return terms;
 }
 
@@ -252,6 +258,17 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
   // with: those are passed over without being lowercased.
   auto matches = [&](std::string_view word) {
     if (!terms.starts[static_cast<unsigned char>(word[0])]) return false;
+    // A match (a query word, a prefix, or a word sharing at least the first
+    // two letters of a stem: stem_keeps) starts with one of terms.pairs; a
+    // word of two ASCII letters or more is checked for that before it is
+    // lowercased.
+    if (!terms.no_pairs && word.size() >= 2 && static_cast<unsigned char>(word[0]) < 0x80 &&
+        static_cast<unsigned char>(word[1]) < 0x80) {
+      const char two[2] = {ascii_lower(word[0]), ascii_lower(word[1])};
+      if (std::none_of(terms.pairs.begin(), terms.pairs.end(),
+                       [&two](const std::string& p) { return p[0] == two[0] && p[1] == two[1]; }))
+        return false;
+    }
     const std::string lower = lowercase(word);
     if (terms.words.count(lower)) return true;
     for (const auto& p : terms.prefixes)

@@ -46,6 +46,10 @@ struct SnippetTerms {
   // non-ASCII lead byte).
   std::vector<std::string> needles;
   std::array<bool, 256> starts{};
+  // The first two bytes of every word, stem and prefix: a matching word
+  // starts with one of them (no_pairs when one of those is shorter).
+  std::vector<std::string> pairs;
+  bool no_pairs = false;
 };
 
 // The unprefixed terms and stems of `query` (field terms such as title:
