@@ -43,7 +43,9 @@ class PageOut {
   PageOut(const PageOut&) = delete;
   PageOut& operator=(const PageOut&) = delete;
 
-  static constexpr std::size_t kPageBytes = 32 * 1024;
+  // A page of ten results, with its sidebar, is 14 to 17 KB; bigger ones
+  // grow (by doubling). The room is zero-filled first: no more than needed.
+  static constexpr std::size_t kPageBytes = 20 * 1024;
 
   PageOut& operator<<(Html h) {
     room(h.text.size() * kHtmlBytesPerByte);
