@@ -3,9 +3,10 @@
 #include <uriparser/Uri.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
-#include <tuple>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 
@@ -268,12 +269,22 @@ void Refinements::append_query_string(std::string& out, std::string_view facet, 
       out += cut.after;
     }
   };
-  if (facet == "month") return insert(month_, {"since", "until"});
+  if (facet == "month") {
+    insert(month_, {"since", "until"});
+    return;
+  }
   const std::vector<std::string>* list = nullptr;
   const Cut* cut = nullptr;
-  if (facet == "category") list = &query_.categories, cut = &category_;
-  else if (facet == "author") list = &query_.authors, cut = &author_;
-  else if (facet == "feed") list = &query_.feeds, cut = &feed_;
+  if (facet == "category") {
+    list = &query_.categories;
+    cut = &category_;
+  } else if (facet == "author") {
+    list = &query_.authors;
+    cut = &author_;
+  } else if (facet == "feed") {
+    list = &query_.feeds;
+    cut = &feed_;
+  }
   if (list && std::find(list->begin(), list->end(), value) == list->end()) insert(*cut, {facet});
   else out += all_;
 }

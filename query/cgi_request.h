@@ -21,7 +21,6 @@
 // the caller answers 400. The database is never taken from the request.
 #pragma once
 
-#include <array>
 #include <string>
 #include <string_view>
 #include <vector>

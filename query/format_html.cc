@@ -279,14 +279,14 @@ const Facet* find_facet(const SearchResult& r, const std::string& name) {
 // -1 unless `yyyy_mm` is exactly that: four digits, "-", a month 01-12.
 int month_index(const std::string& yyyy_mm) {
   if (yyyy_mm.size() != 7 || yyyy_mm[4] != '-') return -1;
-  int digits[6], n = 0;
-  for (char c : yyyy_mm)
-    if (c != '-') {
-      if (c < '0' || c > '9') return -1;
-      digits[n++] = c - '0';
-    }
-  const int year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3];
-  const int month = digits[4] * 10 + digits[5];
+  int d[7];
+  for (int i = 0; i < 7; ++i) {
+    if (i == 4) continue;
+    if (yyyy_mm[i] < '0' || yyyy_mm[i] > '9') return -1;
+    d[i] = yyyy_mm[i] - '0';
+  }
+  const int year = d[0] * 1000 + d[1] * 100 + d[2] * 10 + d[3];
+  const int month = d[5] * 10 + d[6];
   return month >= 1 && month <= 12 ? year * 12 + month - 1 : -1;
 }
 
@@ -333,10 +333,10 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
       << "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Matches per month, "
       << Html{first_name} << " to " << Html{last_name} << "\">";
   out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
-  for (std::size_t i = 0; i < bars.size(); ++i) {
-    const FacetValue& v = *bars[i].value;
+  for (const Bar& bar : bars) {
+    const FacetValue& v = *bar.value;
     const int h = std::max(2, static_cast<int>(static_cast<double>(v.count) * kHeight / top + 0.5));
-    const int x = (bars[i].month - first) * (kBar + kGap);
+    const int x = (bar.month - first) * (kBar + kGap);
     // The value is "YYYY-MM" (month_index checked), so each month has one
     // bar, and the label (digits, "-" and words) needs no escaping.
     auto label = [&out, &v] { out << v.value << ": " << Count{v.count} << (v.count == 1 ? " post" : " posts"); };
