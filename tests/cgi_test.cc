@@ -23,6 +23,7 @@
 #include "query/escape.h"
 #include "query/format.h"
 #include "query/format_web.h"
+#include "query/page_out.h"
 
 namespace blogsearch::web {
 namespace {
@@ -73,6 +74,20 @@ TEST(Escape, SafeHttpUrlKeepsOnlyHttpLinks) {
   EXPECT_EQ(safe_http_url("http://example.org/\njavascript:"), "");
   EXPECT_EQ(safe_http_url("//evil.example/"), "");
   EXPECT_EQ(safe_http_url("http://"), "");
+}
+
+TEST(Escape, PageOutWritesWhatAppendingWould) {
+  std::string page = "head:", want = "head:";
+  {
+    PageOut out(page);
+    for (int i = 0; i < 3000; ++i) {  // far past the room it makes at first
+      const std::string text = "<b>" + std::to_string(i) + " & \xC0\xBC</b>";
+      out << "piece " << i << ' ' << Html{text} << std::string("\n");
+      want += "piece " + std::to_string(i) + " " + html_text(text) + "\n";
+    }
+  }
+  EXPECT_GT(want.size(), 4 * PageOut::kPageBytes);
+  EXPECT_EQ(page, want);
 }
 
 // ---- cgi_request.h --------------------------------------------------------
@@ -311,6 +326,23 @@ TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {
   // The javascript: link is shown as plain text, the good one is a link.
   EXPECT_NE(html.find("<h2>Title &lt;script&gt;"), std::string::npos);
   EXPECT_NE(html.find("<a href=\"https://example.org/p/2?a=1&amp;b=2\">Good post</a>"), std::string::npos);
+}
+
+TEST(FormatHtml, CountsOverAThousandHaveSeparators) {
+  SearchResult r = hostile_result();
+  r.total = {1234567, 1234567, 1234567};
+  r.facets = {{"category", {{"python", "Python", 12345}}},
+              {"month", {{"2026-10", "2026-10", 1000}, {"2026-09", "2026-09", 999}, {"20x6-10", "20x6-10", 5}}}};
+  PageContext c;
+  c.query = decode_query_string("q=compile").query;
+  std::string html;
+  write_html_results(html, r, c);
+  EXPECT_NE(html.find("Results 21–22 of 1,234,567 ("), std::string::npos);
+  EXPECT_NE(html.find("aria-label=\"12,345 posts\">12,345</span>"), std::string::npos);
+  EXPECT_NE(html.find("<title>2026-10: 1,000 posts</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>2026-09: 999 posts</title>"), std::string::npos);
+  // A value that is not a month gets no bar.
+  EXPECT_EQ(html.find("<title>20x6"), std::string::npos);
 }
 
 TEST(FormatHtml, MarksMatchesAndLinksEverything) {

@@ -87,6 +87,15 @@ TEST(Snippet, MarksEveryFormThatStemsLikeTheQuery) {
   }
 }
 
+TEST(Snippet, OneLetterPrefixesAndWordsStillMark) {
+  // Words are passed over when their first two letters start no query
+  // word, stem or prefix; a one-letter prefix or word turns that off.
+  EXPECT_EQ(marked(make_snippet("A cat, a car and C code in Python", terms_for("c* python"), 240, kStem)),
+            (std::vector<std::string>{"cat", "car", "C", "code", "Python"}));
+  EXPECT_EQ(marked(make_snippet("x and x-ray and xylophone", terms_for("x"), 240, kStem)),
+            (std::vector<std::string>{"x", "x"}));
+}
+
 TEST(Snippet, ShowsTheMatchesOfALongText) {
   std::string text = filler(2000) + "here the needle word sits near another needle " + filler(2000);
   auto parts = make_snippet(text, terms_for("needle"), 200, kStem);
