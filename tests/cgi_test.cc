@@ -437,13 +437,28 @@ TEST(FormatOpenSearch, WellFormedWithTemplates) {
 // ---- facet counts (facets.cc reads schema::kSlotFacets of every match; the
 // counts must agree with a plain count however many documents match) ------
 
-TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
-  const fs::path dir = fs::temp_directory_path() / ("cgi_test_facets." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  constexpr int kPosts = 130;
-  {
+// A database of the current schema version in a directory of its own,
+// removed when the test ends, however it ends.
+struct ScratchDatabase {
+  explicit ScratchDatabase(const std::string& name)
+      : dir(fs::temp_directory_path() / (name + "." + std::to_string(::getpid()))) {
+    fs::remove_all(dir);
+  }
+  ~ScratchDatabase() { fs::remove_all(dir); }
+  Xapian::WritableDatabase create() const {
     Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE);
     db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    return db;
+  }
+  const fs::path dir;
+};
+
+TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
+  const ScratchDatabase scratch("cgi_test_facets");
+  const fs::path& dir = scratch.dir;
+  constexpr int kPosts = 130;
+  {
+    Xapian::WritableDatabase db = scratch.create();
     for (int i = 0; i < kPosts; ++i) {
       Xapian::Document doc;
       // Words as the writer stores them: plain and stemmed ("Z").
@@ -523,16 +538,14 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       }
     }
   }
-  fs::remove_all(dir);
 }
 
 TEST(FacetCounts, ThousandsOfDistinctValuesFromTheTable) {
-  const fs::path dir = fs::temp_directory_path() / ("cgi_test_many_facets." + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const ScratchDatabase scratch("cgi_test_many_facets");
+  const fs::path& dir = scratch.dir;
   constexpr int kPosts = 2500;
   {
-    Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE);
-    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    Xapian::WritableDatabase db = scratch.create();
     for (int i = 0; i < kPosts; ++i) {
       Xapian::Document doc;
       doc.add_term("common");
@@ -564,7 +577,6 @@ TEST(FacetCounts, ThousandsOfDistinctValuesFromTheTable) {
     EXPECT_EQ(got.facets[0].values[i].label, want.facets[0].values[i].label);
     EXPECT_EQ(got.facets[0].values[i].count, 1u);
   }
-  fs::remove_all(dir);
 }
 
 // ---- CgiApp over a real database ---------------------------------------------
