@@ -12,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "query/result.h"
 
@@ -41,5 +42,17 @@ std::string dump_json(const nlohmann::json& value, bool pretty);
 std::string clean_line(const std::string& text);
 // The same but keeping newlines (for post bodies).
 std::string clean_block(const std::string& text);
+
+// A count with thousands separators ("1,234,567"), for every output that
+// shows counts; made on the stack, as a page writes dozens.
+class Thousands {
+ public:
+  explicit Thousands(unsigned long long n);
+  std::string_view view() const { return {text_, size_}; }
+
+ private:
+  char text_[32];
+  std::size_t size_ = 0;
+};
 
 }  // namespace blogsearch

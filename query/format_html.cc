@@ -3,11 +3,11 @@
 // form, so it works in any browser and under a CSP that forbids scripts.
 #include <algorithm>
 #include <cstdio>
-#include <charconv>
 #include <cmath>
 #include <vector>
 
 #include "query/escape.h"
+#include "query/format.h"
 #include "query/format_web.h"
 #include "query/page_out.h"
 
@@ -25,16 +25,7 @@ constexpr unsigned kMaxPage = RequestLimits{}.max_page;
 struct Count {
   unsigned long long n;
 };
-PageOut& operator<<(PageOut& out, Count c) {
-  char digits[24], grouped[32];
-  const std::size_t size = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, c.n).ptr - digits);
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < size; ++i) {
-    if (i > 0 && (size - i) % 3 == 0) grouped[at++] = ',';
-    grouped[at++] = digits[i];
-  }
-  return out << std::string_view(grouped, at);
-}
+PageOut& operator<<(PageOut& out, Count c) { return out << Thousands(c.n).view(); }
 
 // At most `max` bytes of `text`, ending on a character boundary (without
 // the "…" that says so).

@@ -1,6 +1,7 @@
 #include <xapian.h>
 
 #include <cctype>
+#include <charconv>
 #include <iomanip>
 #include <sstream>
 
@@ -67,14 +68,6 @@ std::string day_of(const PostRecord& p) {
   return "";
 }
 
-std::string with_commas(Xapian::doccount n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 void write_count_line(std::ostream& out, const SearchResult& r) {
   const auto n = r.total.estimated;
@@ -82,7 +75,7 @@ void write_count_line(std::ostream& out, const SearchResult& r) {
     out << "No results";
   } else {
     if (!r.total.exact()) out << "About ";
-    out << with_commas(n) << (n == 1 ? " result" : " results");
+    out << Thousands(n).view() << (n == 1 ? " result" : " results");
     if (!r.hits.empty() && (r.offset > 0 || r.hits.size() < n))
       out << ", showing " << r.hits.front().rank << "–" << r.hits.back().rank;
     else if (r.hits.empty())
@@ -171,6 +164,15 @@ void write_post_text(std::ostream& out, const PostRecord& p) {
   }
   if (!p.summary.empty()) out << "\nSummary:\n" << clean_block(p.summary) << "\n";
   if (!p.text.empty()) out << "\n" << clean_block(p.text) << "\n";
+}
+
+Thousands::Thousands(unsigned long long n) {
+  char digits[24];
+  const auto count = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0 && (count - i) % 3 == 0) text_[size_++] = ',';
+    text_[size_++] = digits[i];
+  }
 }
 
 }  // namespace blogsearch
