@@ -26,6 +26,20 @@ class FeedError : public std::runtime_error {
 struct ParseOptions {
   // Text nodes longer than this are truncated (with a warning).
   std::size_t max_text_bytes = 8u << 20;
+  // Items past this many are skipped, with one warning naming the file, so
+  // memory does not grow with the item count of a hostile feed.
+  std::size_t max_items = 10000;
+  // The document's own URL: headers.json's finalUrl, else the URL fetched,
+  // else the feed's url in feeds.toml; "" when unknown. Relative links are
+  // resolved against xml:base first, then this, then the feed's own link.
+  std::string base_url;
+  // The charset parameter of the HTTP Content-Type ("" when none was
+  // recorded). Precedence (RFC 7303): BOM, then this, then the declaration.
+  std::string http_charset;
+  // When the snapshot was observed (unix seconds; 0 = unknown). A published
+  // or updated date more than a day after it is replaced by it, with a
+  // warning.
+  Time observed = 0;
 };
 
 // `bytes` is the whole document; `name` is used in messages only.

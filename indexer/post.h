@@ -35,6 +35,11 @@ struct ParsedFeed {
   std::string link;    // the site's link (atom rel=alternate, rss link)
   std::vector<Post> posts;
   std::vector<std::string> warnings;  // one line each, naming file and line/item
+  // False when the document ended before its root element closed (a body
+  // cut short in transfer): its complete items are usable, but it is not a
+  // snapshot of the whole feed, so nothing may be concluded from what it
+  // lacks.
+  bool complete = true;
 };
 
 }  // namespace blogsearch

@@ -1,0 +1,2 @@
+// encoding.cc: (being written)
+#include "indexer/encoding.h"

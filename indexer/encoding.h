@@ -1,0 +1,2 @@
+// encoding.h: (being written)
+#pragma once

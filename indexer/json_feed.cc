@@ -1,0 +1,2 @@
+// json_feed.cc: (being written)
+#include "indexer/json_feed.h"

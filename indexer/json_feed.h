@@ -1,0 +1,2 @@
+// json_feed.h: (being written)
+#pragma once

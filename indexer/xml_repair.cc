@@ -1,0 +1,2 @@
+// xml_repair.cc: (being written)
+#include "indexer/xml_repair.h"

@@ -1,0 +1,2 @@
+// xml_repair.h: (being written)
+#pragma once

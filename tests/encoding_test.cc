@@ -1,0 +1,2 @@
+// encoding_test.cc: (being written)
+#include <gtest/gtest.h>

@@ -1,0 +1,2 @@
+// json_feed_test.cc: (being written)
+#include <gtest/gtest.h>

@@ -1,0 +1,2 @@
+// recovery_test.cc: (being written)
+#include <gtest/gtest.h>
