@@ -19,6 +19,7 @@
 #include "indexer/date.h"
 #include "indexer/feed_text.h"
 #include "indexer/html_text.h"
+#include "indexer/json_feed.h"
 #include "indexer/xml_input.h"
 
 namespace blogsearch {
@@ -592,8 +593,12 @@ class Walker {
 ParsedFeed parse_feed(std::string_view bytes, const std::string& name, const ParseOptions& options) {
   ParsedFeed feed;
   feed.file = name;
-  XmlDoc doc = read_xml(bytes, name, feed.warnings);
-  Walker(doc.get(), name, options, feed).run();
+  if (looks_like_json_feed(bytes)) {
+    parse_json_feed(bytes, name, options, feed);
+  } else {
+    XmlDoc doc = read_xml(bytes, name, options, feed);
+    Walker(doc.get(), name, options, feed).run();
+  }
   return feed;
 }
 

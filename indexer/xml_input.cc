@@ -287,8 +287,9 @@ bool is_blank(std::string_view b) {
 
 }  // namespace
 
-XmlDoc read_xml(std::string_view bytes, const std::string& name,
-                std::vector<std::string>& warnings) {
+XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOptions& /*options*/,
+                ParsedFeed& feed) {
+  std::vector<std::string>& warnings = feed.warnings;
   static std::once_flag init;
   std::call_once(init, [] { xmlInitParser(); });
 

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "indexer/feed_parser.h"
+
 namespace blogsearch {
 
 struct XmlDocFree {
@@ -23,8 +25,10 @@ struct XmlDocFree {
 };
 using XmlDoc = std::unique_ptr<xmlDoc, XmlDocFree>;
 
-// Never returns null. Throws FeedError (feed_parser.h).
-XmlDoc read_xml(std::string_view bytes, const std::string& name,
-                std::vector<std::string>& warnings);
+// Never returns null. Throws FeedError (feed_parser.h). Warnings go to
+// feed.warnings; feed.complete is cleared when the document was cut short.
+// options.http_charset takes part in choosing the encoding.
+XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOptions& options,
+                ParsedFeed& feed);
 
 }  // namespace blogsearch
