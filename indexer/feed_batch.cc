@@ -64,7 +64,10 @@ bool BatchReader::push(FeedBatch&& batch) {
 
 void BatchReader::run() {
   try {
-    ReadAhead reader(snapshots_, std::move(ingested_));
+    ReadAhead::Limits limits;
+    limits.max_bytes = options_.max_snapshot_bytes;
+    limits.parse = options_.parse;
+    ReadAhead reader(snapshots_, std::move(ingested_), std::move(limits));
     ReadSnapshot read;
     FeedBatch batch;
     long done = 0;
@@ -133,8 +136,11 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
   if (!snap.final_url.empty()) batch.url = snap.final_url;
   last_observed_ = snap.observed;
 
+  // A body cut short (feed_parser.h: ParsedFeed::complete) holds only some
+  // of the feed's items: what it lacks says nothing about what left the
+  // feed, so it adds its items to the newest set without replacing it.
   const bool newest = snap.observed >= batch.newest_snapshot;
-  if (newest) {
+  if (newest && parsed.complete) {
     batch.in_newest.clear();
     batch.newest_snapshot = snap.observed;
     batch.have_newest = true;

@@ -233,10 +233,9 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
         result.skipped++;
         continue;
       }
-      try {
-        parse_feed(*body, label);
-      } catch (const FeedError& e) {
-        warn(std::string("warning: not a feed, skipped: ") + e.what());
+      if (body->size() > options.max_body_bytes) {
+        warn("warning: " + label + ": larger than the snapshot limit of " +
+             std::to_string(options.max_body_bytes) + " bytes (--max-body), skipped");
         result.skipped++;
         continue;
       }
@@ -261,17 +260,25 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
           warn("warning: " + repo + "@" + c.hash.substr(0, 12) + ":" + headers_path + ": not a JSON object, ignored");
         }
       }
-      ArchivedFile file = archive_snapshot(options.archive_dir, r, extra);
-      if (file.existed) result.already_archived++;
-      else result.archived++;
       Snapshot snap;
-      snap.path = file.path;
       snap.feed_id = result.feed_id;
       snap.observed = c.time;
       snap.status = r.status;
       snap.etag = r.etag;
       snap.last_modified = r.last_modified;
       snap.final_url = r.final_url;
+      snap.content_type = r.content_type;
+      try {
+        parse_feed(*body, label, parse_options_for(snap));
+      } catch (const FeedError& e) {
+        warn(std::string("warning: not a feed, skipped: ") + e.what());
+        result.skipped++;
+        continue;
+      }
+      ArchivedFile file = archive_snapshot(options.archive_dir, r, extra);
+      if (file.existed) result.already_archived++;
+      else result.archived++;
+      snap.path = file.path;
       result.snapshots.push_back(std::move(snap));
     }
   }

@@ -35,6 +35,7 @@ struct ImportGitOptions {
   std::string feed_id;      // "" = the name of the folder holding `path`
   std::string archive_dir;  // where the versions are written
   std::string git = "git";  // the program to run
+  std::size_t max_body_bytes = kDefaultMaxSnapshotBytes;  // larger versions are skipped
   std::function<void(const std::string&)> on_message;  // one-line warnings
 };
 

@@ -77,18 +77,35 @@ json post_json(const Post& p) {
           {"text", p.content_is_html ? html_to_text(p.content) : collapse_whitespace(p.content)}};
 }
 
-int run_parse(const std::vector<std::string>& files) {
+struct ParseArgs {
+  std::vector<std::string> files;
+  std::string base_url, charset;  // override what FILE.headers.json says
+  std::size_t max_body = kDefaultMaxSnapshotBytes;
+  std::size_t max_items = ParseOptions().max_items;
+};
+
+// Each file is parsed as `add` would parse it: with what its headers.json
+// records (finalUrl, contentType, observed time), unless overridden.
+int run_parse(const ParseArgs& args) {
   int rc = kOk;
-  for (const auto& file : files) {
+  for (const auto& file : args.files) {
     try {
-      ParsedFeed feed = parse_feed(read_file(file), file);
+      std::vector<std::string> errors;
+      std::vector<Snapshot> snaps = collect_snapshots({file}, "", errors);
+      ParseOptions options;
+      options.max_items = args.max_items;
+      if (snaps.size() == 1) options = parse_options_for(snaps[0], options);
+      if (!args.base_url.empty()) options.base_url = args.base_url;
+      if (!args.charset.empty()) options.http_charset = args.charset;
+      ParsedFeed feed = parse_feed(read_file(file, args.max_body), file, options);
       json posts = json::array();
       for (const auto& p : feed.posts) posts.push_back(post_json(p));
       json out = {{"file", file},
                   {"format", feed.format},
                   {"feed", {{"title", feed.title}, {"link", feed.link}}},
                   {"posts", std::move(posts)},
-                  {"warnings", feed.warnings}};
+                  {"warnings", feed.warnings},
+                  {"complete", feed.complete}};
       std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
     } catch (const std::exception& e) {
       std::cerr << "blogsearch-index: " << e.what() << '\n';
@@ -104,7 +121,14 @@ struct AddArgs {
   std::vector<std::string> paths;
   bool quiet = false;
   double wait = 0;  // seconds to wait for another writer's lock
+  std::size_t max_body = kDefaultMaxSnapshotBytes;
+  std::size_t max_items = ParseOptions().max_items;
 };
+
+void apply_limits(IngestOptions& options, std::size_t max_body, std::size_t max_items) {
+  options.max_snapshot_bytes = max_body;
+  options.parse.max_items = max_items;
+}
 
 // Messages to stderr, and a progress line there on a terminal.
 struct Console {
@@ -165,6 +189,7 @@ int run_add(const AddArgs& args) {
 
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
+  apply_limits(options, args.max_body, args.max_items);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     IngestSummary s = writer->ingest(snapshots, options);
@@ -193,6 +218,7 @@ int run_rebuild(const AddArgs& args) {
   }
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
+  apply_limits(options, args.max_body, args.max_items);
   try {
     IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options); });
     console.clear();
@@ -211,6 +237,7 @@ struct FetchArgs {
   bool quiet = false;
   double wait = 0;
   FetchOptions fetch;
+  std::size_t max_items = ParseOptions().max_items;
 };
 
 int run_fetch(const FetchArgs& args) {
@@ -237,6 +264,7 @@ int run_fetch(const FetchArgs& args) {
   options.fetch = args.fetch;
   Console console;
   options.ingest = console.ingest_options(true, 0);
+  apply_limits(options.ingest, args.fetch.max_body_bytes, args.max_items);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     UpdateSummary s = update_feeds(*writer, feeds, options);
@@ -265,6 +293,8 @@ struct ImportGitArgs {
   std::string db, archive, repo, path, feed;
   bool quiet = false;
   double wait = 0;
+  std::size_t max_body = kDefaultMaxSnapshotBytes;
+  std::size_t max_items = ParseOptions().max_items;
 };
 
 int run_import_git(const ImportGitArgs& args) {
@@ -275,13 +305,16 @@ int run_import_git(const ImportGitArgs& args) {
   import.path = args.path;
   import.feed_id = args.feed;
   import.archive_dir = resolve_archive_path(args.archive);
+  import.max_body_bytes = args.max_body;
   IngestOptions options = console.ingest_options(args.quiet, 0);
+  apply_limits(options, args.max_body, args.max_items);
   import.on_message = options.on_message;
   try {
     // Archive and database are written under the one writer lock, as fetch does.
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     ImportGitResult r = import_git_history(import);
     options = console.ingest_options(args.quiet, r.snapshots.size());
+    apply_limits(options, args.max_body, args.max_items);
     IngestSummary s = writer->ingest(r.snapshots, options);
     console.clear();
     std::printf(
@@ -345,9 +378,21 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
 
-  std::vector<std::string> parse_files;
+  // The bounds every command that reads snapshots takes.
+  auto limits = [](CLI::App* cmd, std::size_t& max_body, std::size_t& max_items) {
+    cmd->add_option("--max-body", max_body, "Skip snapshots larger than BYTES")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--max-items", max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+  };
+
+  ParseArgs parse_args;
   auto* parse = app.add_subcommand("parse", "Print what the parser reads from each FILE, as one JSON object per line");
-  parse->add_option("FILE", parse_files, "Feed files (RSS 2.0, RSS 1.0, Atom)")->required();
+  parse->add_option("FILE", parse_args.files, "Feed files (RSS 2.0, RSS 1.0, Atom, JSON Feed)")->required();
+  parse->add_option("--base-url", parse_args.base_url, "The document's URL (default: finalUrl in FILE.headers.json)");
+  parse->add_option("--charset", parse_args.charset,
+                    "The HTTP charset (default: contentType in FILE.headers.json)");
+  limits(parse, parse_args.max_body, parse_args.max_items);
 
   AddArgs add_args;
   auto* add = app.add_subcommand("add", "Ingest snapshot files or directories (walked recursively) into the database");
@@ -357,6 +402,7 @@ int main(int argc, char** argv) {
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
   add->add_flag("-q,--quiet", add_args.quiet, "No progress line");
   add->add_option("--wait", add_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  limits(add, add_args.max_body, add_args.max_items);
 
   FetchArgs fetch_args;
   auto* fetch = app.add_subcommand("fetch", "Fetch the feeds in feeds.toml, archive new snapshots and index them");
@@ -377,6 +423,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0, 10));
   fetch->add_option("--max-body", fetch_args.fetch.max_body_bytes, "Abort bodies larger than BYTES (after decoding)")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  fetch->add_option("--max-items", fetch_args.max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
 
   AddArgs rebuild_args;
   std::string rebuild_archive;
@@ -386,6 +434,7 @@ int main(int argc, char** argv) {
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, "No progress line");
   rebuild->add_option("--wait", rebuild_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  limits(rebuild, rebuild_args.max_body, rebuild_args.max_items);
 
   ImportGitArgs git_args;
   auto* import_git = app.add_subcommand(
@@ -398,6 +447,7 @@ int main(int argc, char** argv) {
   import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   import_git->add_flag("-q,--quiet", git_args.quiet, "No progress line");
   import_git->add_option("--wait", git_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  limits(import_git, git_args.max_body, git_args.max_items);
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
@@ -410,14 +460,23 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kInputError;
   }
-  if (parse->parsed()) return run_parse(parse_files);
-  if (add->parsed()) return run_add(add_args);
-  if (stats->parsed()) return run_stats(stats_db);
-  if (fetch->parsed()) return run_fetch(fetch_args);
-  if (import_git->parsed()) return run_import_git(git_args);
-  if (rebuild->parsed()) {
-    if (!rebuild_archive.empty()) rebuild_args.paths = {rebuild_archive};
-    return run_rebuild(rebuild_args);
+  // Out of memory: the open transaction is cancelled as the writer unwinds
+  // (its lock and lock note go with it); what was committed stays.
+  try {
+    if (parse->parsed()) return run_parse(parse_args);
+    if (add->parsed()) return run_add(add_args);
+    if (stats->parsed()) return run_stats(stats_db);
+    if (fetch->parsed()) return run_fetch(fetch_args);
+    if (import_git->parsed()) return run_import_git(git_args);
+    if (rebuild->parsed()) {
+      if (!rebuild_archive.empty()) rebuild_args.paths = {rebuild_archive};
+      return run_rebuild(rebuild_args);
+    }
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "blogsearch-index: out of memory; nothing after the last commit was written (run again, "
+                 "perhaps with a lower --max-body or --max-items)\n");
+    return kPartial;
   }
   return kInputError;
 }

@@ -37,13 +37,14 @@ std::string snapshot_hash(const std::string& body) {
 }
 
 ReadAhead::ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-                     std::size_t budget)
+                     Limits limits)
     : snapshots_(snapshots),
       ingested_(std::move(ingested)),
+      limits_(std::move(limits)),
       seen_(ingested_),
       pool_(
           snapshots.size(), pool_threads(), 4096, [this](std::size_t i, std::size_t) { return read(i); },
-          [this](std::size_t i) { return static_cast<std::size_t>(snapshots_[i].bytes); }, budget) {}
+          [this](std::size_t i) { return static_cast<std::size_t>(snapshots_[i].bytes); }, limits_.budget) {}
 
 namespace {
 
@@ -69,7 +70,7 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
   ReadSnapshot r;
   r.snapshot = &snap;
   try {
-    std::string body = read_file(snap.path);
+    std::string body = read_file(snap.path, limits_.max_bytes);
     r.body_hash = snapshot_hash(body);
     bool repeat = ingested_.count(r.body_hash) > 0;
     if (!repeat) {
@@ -82,7 +83,7 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
     }
     if (!repeat) {
       try {
-        r.feed = parse_feed(body, snap.path);
+        r.feed = parse_feed(body, snap.path, parse_options_for(snap, limits_.parse));
         r.content_hashes.reserve(r.feed.posts.size());
         for (const Post& p : r.feed.posts) r.content_hashes.push_back(content_hash(p));
       } catch (const FeedError& e) {

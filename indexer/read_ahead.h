@@ -40,6 +40,15 @@ std::string snapshot_hash(const std::string& body);
 // link, authors, categories, dates): any edit is a new version.
 std::string content_hash(const Post& p);
 
+// Files larger than `max_bytes` come back unreadable; each snapshot is
+// parsed with parse_options_for(snapshot, parse); `budget` bounds the bytes
+// of files read ahead.
+struct ReadLimits {
+  std::size_t max_bytes = kDefaultMaxSnapshotBytes;
+  ParseOptions parse;
+  std::size_t budget = std::size_t{16} << 20;
+};
+
 class ReadAhead {
  public:
   // `snapshots` must outlive this object. Bodies whose hash is in
@@ -47,8 +56,9 @@ class ReadAhead {
   // Snapshots are read ahead of the caller up to `budget` bytes of files
   // (and at most 4096 of them): far enough to parse a long history while
   // the writer indexes the feeds before it, bounded in memory.
+  using Limits = ReadLimits;
   ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<std::string> ingested,
-            std::size_t budget = std::size_t{16} << 20);
+            Limits limits = {});
   ~ReadAhead() = default;  // stops the workers and waits for them
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -61,6 +71,7 @@ class ReadAhead {
 
   const std::vector<Snapshot>& snapshots_;
   const std::unordered_set<std::string> ingested_;  // read-only while workers run
+  const Limits limits_;
   std::unordered_set<std::string> seen_;            // caller's thread only
   std::mutex first_mutex_;
   std::unordered_map<std::string, std::size_t> first_index_;  // body hash -> lowest index read

@@ -73,6 +73,12 @@ void read_headers(const fs::path& headers, Snapshot& snap) {
   snap.etag = json_string(j, "etag");
   snap.last_modified = json_string(j, "lastModified");
   snap.final_url = json_string(j, "finalUrl");
+  for (const char* key : {"contentType", "content_type", "content-type"}) {
+    if (snap.content_type.empty()) snap.content_type = json_string(j, key);
+  }
+  for (const char* key : {"url", "requestUrl", "request_url"}) {
+    if (snap.url.empty()) snap.url = json_string(j, key);
+  }
 }
 
 Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
@@ -103,6 +109,37 @@ Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
 
 }  // namespace
 
+std::string charset_of(const std::string& content_type) {
+  // Parameters after the media type: "; charset=UTF-8", perhaps quoted.
+  std::size_t at = content_type.find(';');
+  while (at != std::string::npos) {
+    std::size_t next = content_type.find(';', at + 1);
+    std::string param = content_type.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    std::size_t eq = param.find('=');
+    if (eq != std::string::npos) {
+      std::string key = param.substr(0, eq), value = param.substr(eq + 1);
+      auto trim = [](std::string& v) {
+        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.erase(v.begin());
+        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+      };
+      trim(key);
+      trim(value);
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+      if (key == "charset") return value;
+    }
+    at = next;
+  }
+  return {};
+}
+
+ParseOptions parse_options_for(const Snapshot& snap, ParseOptions options) {
+  options.base_url = !snap.final_url.empty() ? snap.final_url : snap.url;
+  options.http_charset = charset_of(snap.content_type);
+  options.observed = snap.observed;
+  return options;
+}
+
 std::string feed_slug(const std::string& name) {
   std::string out;
   bool dash = false;
@@ -123,15 +160,23 @@ std::string feed_slug(const std::string& name) {
 // read(2) straight into a string sized from fstat: going through an
 // ostringstream copied each body three more times (its buffer growing, then
 // str()), a few percent of a backfill.
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, std::size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   std::size_t size = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  auto too_large = [&] {
+    ::close(fd);
+    return std::runtime_error(path + ": larger than the snapshot limit of " + std::to_string(max_bytes) +
+                              " bytes (--max-body); skipped");
+  };
+  if (size > max_bytes) throw too_large();
   std::string out(size + 1, '\0');  // one byte more: EOF shows without a second buffer
   std::size_t used = 0;
   for (;;) {
-    if (used == out.size()) out.resize(out.size() * 2);
+    // A file that grows while it is read (or a pipe) is bounded too.
+    if (used > max_bytes) throw too_large();
+    if (used == out.size()) out.resize(std::min(out.size() * 2, max_bytes + 1));
     ssize_t n = ::read(fd, &out[used], out.size() - used);
     if (n > 0) {
       used += static_cast<std::size_t>(n);
@@ -143,6 +188,8 @@ std::string read_file(const std::string& path) {
     }
   }
   ::close(fd);
+  if (used > max_bytes) throw std::runtime_error(path + ": larger than the snapshot limit of " +
+                                                 std::to_string(max_bytes) + " bytes (--max-body); skipped");
   out.resize(used);
   return out;
 }

@@ -6,11 +6,13 @@
 // file name (2026-09-02T013228Z, 20250902T085253Z), else from the mtime.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "indexer/feed_parser.h"
 #include "indexer/post.h"
 
 namespace blogsearch {
@@ -23,7 +25,20 @@ struct Snapshot {
   std::uintmax_t bytes = 0;  // file size when collected (0 = unknown)
   int status = 0;        // HTTP status when known, else 0
   std::string etag, last_modified, final_url;
+  std::string content_type;  // the HTTP Content-Type recorded, "" = unknown
+  // The URL fetched (headers.json "url"), else the feed's url in
+  // feeds.toml; finalUrl, when known, is the document's own URL instead.
+  std::string url;
 };
+
+// The charset parameter of a Content-Type ("text/xml; charset=gb2312" ->
+// "gb2312"), "" when there is none. Never throws (except std::bad_alloc).
+std::string charset_of(const std::string& content_type);
+
+// What the parser is told of a snapshot (feed_parser.h): the document's own
+// URL (finalUrl, else the URL fetched, else feeds.toml's), the HTTP charset
+// and the observed time, on top of `options`.
+ParseOptions parse_options_for(const Snapshot& snap, ParseOptions options = {});
 
 // Expands files and directories (walked recursively, skipping
 // *.headers.json and hidden files) into snapshots, grouped by feed (feeds
@@ -39,7 +54,12 @@ std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
 // runs of characters become '-'. "" when nothing usable is left.
 std::string feed_slug(const std::string& name);
 
-// Reads a whole file. Throws std::runtime_error naming the path on failure.
-std::string read_file(const std::string& path);
+// The largest snapshot body read or fetched unless --max-body says otherwise.
+constexpr std::size_t kDefaultMaxSnapshotBytes = std::size_t{32} << 20;
+
+// Reads a whole file of at most max_bytes. Throws std::runtime_error naming
+// the path when it cannot be read or is larger (nothing larger is held in
+// memory).
+std::string read_file(const std::string& path, std::size_t max_bytes = kDefaultMaxSnapshotBytes);
 
 }  // namespace blogsearch

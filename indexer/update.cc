@@ -23,6 +23,36 @@ json load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
 
 std::string body_hash(const std::string& body) { return schema::hex64(XXH3_64bits(body.data(), body.size())); }
 
+// What the parser is told of a fetched body (snapshot.h: parse_options_for).
+Snapshot snapshot_of(const FetchResponse& r, const FeedConfig& feed, const std::string& url) {
+  Snapshot snap;
+  snap.feed_id = feed.id;
+  snap.feed_title = feed.title;
+  snap.observed = r.fetched_at;
+  snap.status = r.status;
+  snap.etag = r.etag;
+  snap.last_modified = r.last_modified;
+  snap.final_url = r.final_url;
+  snap.content_type = r.content_type;
+  snap.url = url;
+  return snap;
+}
+
+// Checked before archiving so that an HTML error page or a body cut short
+// never enters the archive: "" when the body is a whole feed.
+std::string check_body(const FetchResponse& r, const Snapshot& snap, const IngestOptions& ingest) {
+  try {
+    ParsedFeed feed = parse_feed(r.body, r.final_url, parse_options_for(snap, ingest.parse));
+    if (!feed.complete) {
+      return "truncated body (" + std::to_string(r.body.size()) +
+             " bytes): the document ends before its root element closes";
+    }
+    return {};
+  } catch (const FeedError& e) {
+    return std::string("not a feed: ") + e.what();
+  }
+}
+
 }  // namespace
 
 UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds, const UpdateOptions& options) {
@@ -46,6 +76,29 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
 
   auto t0 = std::chrono::steady_clock::now();
   std::vector<FetchResponse> responses = fetch_all(requests, options.fetch);
+  // Each new body is parsed once here; one cut short in transfer (a closed
+  // connection, a short body under a longer Content-Length) is fetched
+  // again like a timeout would be, and fails the feed if it stays short.
+  std::vector<std::string> body_errors(feeds.size());
+  std::vector<std::size_t> to_check(feeds.size());
+  for (std::size_t i = 0; i < feeds.size(); ++i) to_check[i] = i;
+  for (int attempt = 0;; ++attempt) {
+    std::vector<std::size_t> cut;
+    for (std::size_t i : to_check) {
+      const FetchResponse& r = responses[i];
+      body_errors[i].clear();
+      if (!r.error.empty() || r.status != 200) continue;
+      if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) continue;
+      body_errors[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
+      if (body_errors[i].compare(0, 9, "truncated") == 0) cut.push_back(i);
+    }
+    if (cut.empty() || attempt >= options.fetch.max_retries) break;
+    std::vector<FetchRequest> again;
+    for (std::size_t i : cut) again.push_back(requests[i]);
+    std::vector<FetchResponse> more = fetch_all(again, options.fetch);
+    for (std::size_t k = 0; k < cut.size(); ++k) responses[cut[k]] = std::move(more[k]);
+    to_check = cut;
+  }
   summary.fetch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::vector<Snapshot> snapshots;
@@ -62,25 +115,15 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
     if (r.error.empty() && r.status == 200) {
       if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) {
         out.result = "unchanged";
+      } else if (!body_errors[i].empty()) {
+        out.error = body_errors[i];
       } else {
         try {
-          // Checked before archiving so that an HTML error page or a
-          // truncated body never enters the archive.
-          parse_feed(r.body, r.final_url);
-          Snapshot snap;
+          Snapshot snap = snapshot_of(r, feeds[i], requests[i].url);
           snap.path = archive_snapshot(options.archive_dir, r).path;
-          snap.feed_id = feeds[i].id;
-          snap.feed_title = feeds[i].title;
-          snap.observed = r.fetched_at;
-          snap.status = r.status;
-          snap.etag = r.etag;
-          snap.last_modified = r.last_modified;
-          snap.final_url = r.final_url;
           snapshots.push_back(std::move(snap));
           out.result = "new";
           out.snapshot = snapshots.back().path;
-        } catch (const FeedError& e) {
-          out.error = std::string("not a feed: ") + e.what();
         } catch (const std::runtime_error& e) {
           out.error = e.what();
         }

@@ -64,6 +64,11 @@ struct IngestOptions {
   // Anything it throws aborts that transaction like a crash would (tests use
   // this to check that a failed batch leaves the previous state).
   std::function<void()> on_document_written;
+  // Larger snapshot files are skipped with an error naming them (--max-body).
+  std::size_t max_snapshot_bytes = kDefaultMaxSnapshotBytes;
+  // The parser's bounds (max_items, max_text_bytes); each snapshot's URL,
+  // charset and time are added to them (parse_options_for, snapshot.h).
+  ParseOptions parse;
 };
 
 class Writer {

@@ -381,6 +381,76 @@ bg_pid=""
 grep -q '1 new' "$tmp/holder.out" && [ "$(docs_with XFEEDslowpoke)" -eq 2 ] || fail "the lock holder did not index its feed"
 pass "a second writer exits 4 at once naming the holder; --wait waits"
 
+# ---- a body cut short is not a snapshot; relative links; the HTTP charset -------
+# The feed's generator dies half-way: the transfer ends cleanly, only the
+# document is cut. The fetch fails (and is retried), nothing is archived, and
+# no post is concluded to have left the feed. Its links are relative: only
+# the document's URL (finalUrl) resolves them.
+{
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Cut</title>\n'
+  for i in 1 2 3 4 5 6; do
+    printf '<item><title>Cut post %d</title><link>/blog/cut-%d.html</link><guid isPermaLink="false">urn:cut:%d</guid>' "$i" "$i" "$i"
+    printf '<description>Post %d about scissors and paper, long enough to be cut somewhere in the middle.</description></item>\n' "$i"
+  done
+  printf '</channel></rss>\n'
+} >"$state/cut.xml"
+config "$tmp/cut.toml" "cut=$BASE/cut.cgi"
+fetch_run cut-whole --config "$tmp/cut.toml" --retries 1
+[ "$rc" -eq 0 ] && [ "$(docs_with XFEEDcut)" -eq 6 ] || fail "the whole feed was not indexed (exit $rc)"
+[ "$(docs_with XINFEEDyes)" -ge 6 ] || fail "the whole feed's posts are not in the feed"
+"$BLOGSEARCH" --db "$BLOGSEARCH_DB" --format json 'feed:cut scissors' >"$tmp/cut.json" || fail "search for the cut feed failed"
+/usr/bin/python3 - "$tmp/cut.json" "$BASE" <<'PY' || fail "relative links were not resolved against the feed's URL"
+import json, sys
+links = sorted(r["link"] for r in json.load(open(sys.argv[1]))["results"])
+want = sorted(f"{sys.argv[2]}/blog/cut-{i}.html" for i in range(1, 7))
+assert links == want, (links, want)
+PY
+echo cut >"$state/cut.mode"
+before=$(requests 'cut.cgi')
+fetch_run cut-short --config "$tmp/cut.toml" --retries 1
+[ "$rc" -eq 3 ] || fail "a cut-short body exited $rc, expected 3"
+grep -q 'feed cut failed: truncated body' "$tmp/cut-short.err" || fail "the cut-short body was not reported as truncated"
+[ $(( $(requests 'cut.cgi') - before )) -eq 2 ] || fail "the cut-short body was not fetched again once (--retries 1)"
+[ "$(archived cut)" -eq 1 ] || fail "the cut-short body was archived"
+[ "$(fetch_state cut consecutive_failures)" = 1 ] || fail "the cut-short fetch was not recorded as a failure"
+/usr/bin/python3 - "$BLOGSEARCH_DB" <<'PY' || fail "a cut-short body changed what is in the feed"
+import json, sys, xapian
+db = xapian.Database(sys.argv[1])
+for t in db.postlist("XFEEDcut"):
+    rec = json.loads(db.get_document(t.docid).get_value(7))
+    assert rec["in_feed"] is True, rec["id"]
+PY
+# The same body given to add: a warning, its complete items indexed, and
+# still nothing concluded from what it lacks.
+mkdir -p "$tmp/cutadd/cut"
+curl -s "$BASE/cut.cgi" >"$tmp/cutadd/cut/2030-01-01T000000Z.xml"
+rc=0
+"$BLOGSEARCH_INDEX" add "$tmp/cutadd/cut" >"$tmp/cutadd.out" 2>"$tmp/cutadd.err" || rc=$?
+grep -q 'truncated' "$tmp/cutadd.err" || fail "add did not warn about the cut-short body: $(cat "$tmp/cutadd.err")"
+[ "$rc" -eq 0 ] || fail "add of a cut-short body exited $rc"
+/usr/bin/python3 - "$BLOGSEARCH_DB" <<'PY' || fail "add of a cut-short body marked posts as gone or kept the cut item"
+import json, sys, xapian
+db = xapian.Database(sys.argv[1])
+titles = []
+for t in db.postlist("XFEEDcut"):
+    rec = json.loads(db.get_document(t.docid).get_value(7))
+    assert rec["in_feed"] is True, rec["id"]
+    titles.append(rec["title"])
+assert sorted(titles) == [f"Cut post {i}" for i in range(1, 7)], titles
+PY
+# No declaration in the bytes: the HTTP charset decides (GB18030 here).
+printf '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>Charset</title><link>https://charset.example.org/</link>\n<item><title>\xd6\xd0\xce\xc4 post</title><guid>urn:charset:1</guid><description>Encoded by the server.</description></item>\n</channel></rss>\n' >"$state/charset.xml"
+echo gb2312 >"$state/charset.name"
+config "$tmp/charset.toml" "charset=$BASE/charset.cgi"
+fetch_run charset --config "$tmp/charset.toml"
+"$BLOGSEARCH" --db "$BLOGSEARCH_DB" --format json 'feed:charset' >"$tmp/charset.json" || fail "search for the charset feed failed"
+/usr/bin/python3 - "$tmp/charset.json" <<'PY' || fail "the HTTP charset was not used to decode the feed"
+import json, sys
+titles = [r["title"] for r in json.load(open(sys.argv[1]))["results"]]
+assert titles == ["\u4e2d\u6587 post"], titles
+PY
+pass "a cut-short body fails the fetch and is retried; relative links; the HTTP charset"
+
 # ---- the scheduled commands in tools/systemd run as written --------------------
 # The unit's Environment= and ExecStart= and the cron line's command, with the
 # installed paths pointed at this test's binary, config and state.
