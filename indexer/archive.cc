@@ -18,18 +18,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A failed write (a full disk) removes its temporary file: nothing else
+// would, and each run would leave another.
 void write_atomically(const fs::path& path, const std::string& bytes) {
   fs::path tmp = path;
   tmp += ".tmp";
+  std::error_code ec;
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.flush();
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot write: " + std::strerror(errno));
+    if (!out) {
+      int err = errno;
+      out.close();
+      fs::remove(tmp, ec);
+      throw std::runtime_error(tmp.string() + ": cannot write: " + std::strerror(err));
+    }
   }
-  std::error_code ec;
   fs::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
+  }
+}
+
+// Temporary files of a process killed while writing: their names say which.
+void remove_stale_temporaries(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
+  }
+}
+
+// The newest snapshot body in dir (by name: names are UTC times), or "".
+fs::path newest_body(const fs::path& dir) {
+  fs::path newest;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".xml") != 0) continue;
+    if (newest.empty() || name > newest.filename().string()) newest = it->path();
+  }
+  return newest;
 }
 
 // "2026-09-02T013228Z", the archiver's file-name form of a time.
@@ -54,10 +89,18 @@ bool holds(const fs::path& path, const std::string& bytes) {
 }  // namespace
 
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
-  fs::path dir = fs::path(archive_dir) / r.feed_id;
   std::error_code ec;
+  // Absolute: the path is stored with each version, to be read from anywhere.
+  fs::path dir = (fs::absolute(archive_dir, ec) / r.feed_id).lexically_normal();
+  if (ec) dir = fs::path(archive_dir) / r.feed_id;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
+  remove_stale_temporaries(dir);
+  // A run killed after archiving but before indexing fetches the same body
+  // again: the file already there is the snapshot, not a second one.
+  if (fs::path newest = newest_body(dir); !newest.empty() && holds(newest, r.body)) {
+    return {newest.string(), true};
+  }
   std::string stem = file_stamp(r.fetched_at);
   fs::path body = dir / (stem + ".xml");
   for (int n = 1; fs::exists(body); ++n) {

@@ -22,8 +22,10 @@ struct ArchivedFile {
 // Writes both files (each to a temporary name, then renamed, so a crash never
 // leaves half a snapshot) and returns the path of the .xml. `extra` (a JSON
 // object) is merged into the headers file, to say where a snapshot came from.
-// When the file for this time already holds the same body nothing is written,
-// so archiving the same thing twice (a re-run of import-git) is a no-op.
+// When the file for this time, or the feed's newest archived file, already
+// holds the same body nothing is written, so archiving the same thing twice
+// (a re-run of import-git, a fetch run killed before it indexed) is a no-op.
+// Temporary files left by a killed run are removed.
 // Throws std::runtime_error naming the path when the disk refuses.
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
                               const nlohmann::json& extra = nlohmann::json::object());

@@ -83,7 +83,10 @@ void read_headers(const fs::path& headers, Snapshot& snap) {
 
 Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
   Snapshot snap;
-  snap.path = file.string();
+  // Absolute: the path is stored with each version, to be read from anywhere.
+  std::error_code abs_error;
+  fs::path absolute = fs::absolute(file, abs_error).lexically_normal();
+  snap.path = abs_error ? file.string() : absolute.string();
   snap.feed_id = feed_override.empty() ? feed_slug(file.parent_path().filename().string()) : feed_override;
   std::error_code size_error;
   snap.bytes = fs::file_size(file, size_error);

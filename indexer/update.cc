@@ -10,6 +10,7 @@
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/schema.h"
+#include "indexer/snapshot.h"
 
 namespace blogsearch {
 using nlohmann::json;
@@ -43,7 +44,7 @@ Snapshot snapshot_of(const FetchResponse& r, const FeedConfig& feed, const std::
 std::string check_body(const FetchResponse& r, const Snapshot& snap, const IngestOptions& ingest) {
   try {
     ParsedFeed feed = parse_feed(r.body, r.final_url, parse_options_for(snap, ingest.parse));
-    if (!feed.complete) {
+    if (!feed.complete && feed.items_skipped == 0) {
       return "truncated body (" + std::to_string(r.body.size()) +
              " bytes): the document ends before its root element closes";
     }
@@ -120,7 +121,15 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
       } else {
         try {
           Snapshot snap = snapshot_of(r, feeds[i], requests[i].url);
-          snap.path = archive_snapshot(options.archive_dir, r).path;
+          ArchivedFile file = archive_snapshot(options.archive_dir, r);
+          snap.path = file.path;
+          if (file.existed) {
+            // Archived by a run that did not get to index it: that file's
+            // fetch is when this body was first seen.
+            std::vector<std::string> ignored;
+            std::vector<Snapshot> earlier = collect_snapshots({file.path}, feeds[i].id, ignored);
+            if (earlier.size() == 1) snap.observed = earlier[0].observed;
+          }
           snapshots.push_back(std::move(snap));
           out.result = "new";
           out.snapshot = snapshots.back().path;
