@@ -1,0 +1,128 @@
+// archive_test.cc: what archive_snapshot writes, reuses and cleans up.
+#include "indexer/archive.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "indexer/snapshot.h"
+
+namespace blogsearch {
+namespace {
+namespace fs = std::filesystem;
+
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    char tmpl[] = "/tmp/archive_test.XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+FetchResponse response(Time at, const std::string& body) {
+  FetchResponse r;
+  r.feed_id = "blog";
+  r.status = 200;
+  r.fetched_at = at;
+  r.body = body;
+  r.final_url = "https://example.org/feed";
+  return r;
+}
+
+long files_named(const fs::path& dir, const std::string& suffix) {
+  long n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) ++n;
+  }
+  return n;
+}
+
+TEST(Archive, SameBodyAfterAKilledRunIsNotArchivedAgain) {
+  ScratchDir dir;
+  ArchivedFile first = archive_snapshot(dir.path.string(), response(1000, "<rss>a</rss>"));
+  EXPECT_FALSE(first.existed);
+  // A run killed before indexing: the next one fetches the same body later.
+  ArchivedFile again = archive_snapshot(dir.path.string(), response(5000, "<rss>a</rss>"));
+  EXPECT_TRUE(again.existed);
+  EXPECT_EQ(again.path, first.path);
+  EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 1);
+  // A changed body is a new snapshot; returning to the old one is too.
+  ArchivedFile changed = archive_snapshot(dir.path.string(), response(9000, "<rss>b</rss>"));
+  EXPECT_FALSE(changed.existed);
+  ArchivedFile back = archive_snapshot(dir.path.string(), response(12000, "<rss>a</rss>"));
+  EXPECT_FALSE(back.existed);
+  EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 3);
+  EXPECT_EQ(files_named(dir.path / "blog", ".headers.json"), 3);
+}
+
+TEST(Archive, TemporariesOfAKilledRunAreRemoved) {
+  ScratchDir dir;
+  fs::create_directories(dir.path / "blog");
+  std::ofstream(dir.path / "blog" / "1970-01-01T000000Z.xml.tmp") << "half a body";
+  std::ofstream(dir.path / "blog" / "1970-01-01T000000Z.headers.json.tmp") << "{";
+  archive_snapshot(dir.path.string(), response(1000, "<rss>a</rss>"));
+  EXPECT_EQ(files_named(dir.path / "blog", ".tmp"), 0);
+  EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 1);
+}
+
+TEST(Archive, PathsAreAbsoluteWhateverTheArchiveOptionSays) {
+  ScratchDir dir;
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir.path);
+  ArchivedFile f = archive_snapshot("relative/archive", response(1000, "<rss>a</rss>"));
+  std::vector<std::string> errors;
+  std::vector<Snapshot> snaps = collect_snapshots({"relative/archive"}, "", errors);
+  fs::current_path(cwd);
+  EXPECT_TRUE(fs::path(f.path).is_absolute()) << f.path;
+  EXPECT_TRUE(fs::exists(f.path)) << f.path;
+  ASSERT_EQ(snaps.size(), 1u);
+  EXPECT_EQ(snaps[0].path, f.path);
+  EXPECT_EQ(snaps[0].feed_id, "blog");
+}
+
+TEST(Snapshot, CharsetOfAContentType) {
+  EXPECT_EQ(charset_of("application/rss+xml; charset=gb2312"), "gb2312");
+  EXPECT_EQ(charset_of("text/xml;Charset=\"Shift_JIS\" ; q=1"), "Shift_JIS");
+  EXPECT_EQ(charset_of("text/xml; format=flowed"), "");
+  EXPECT_EQ(charset_of("application/atom+xml"), "");
+  EXPECT_EQ(charset_of(""), "");
+}
+
+TEST(Snapshot, ParseOptionsComeFromTheFetch) {
+  Snapshot snap;
+  snap.observed = 1234;
+  snap.content_type = "text/xml; charset=big5";
+  snap.url = "http://example.org/rss";
+  EXPECT_EQ(parse_options_for(snap).base_url, "http://example.org/rss");
+  snap.final_url = "https://example.org/rss.xml";
+  ParseOptions bounds;
+  bounds.max_items = 7;
+  ParseOptions o = parse_options_for(snap, bounds);
+  EXPECT_EQ(o.base_url, "https://example.org/rss.xml");
+  EXPECT_EQ(o.http_charset, "big5");
+  EXPECT_EQ(o.observed, 1234);
+  EXPECT_EQ(o.max_items, 7u);
+}
+
+TEST(Snapshot, ReadFileRefusesWhatIsOverTheLimit) {
+  ScratchDir dir;
+  fs::path f = dir.path / "big.xml";
+  std::ofstream(f) << std::string(1000, 'x');
+  EXPECT_EQ(read_file(f.string(), 1000).size(), 1000u);
+  try {
+    read_file(f.string(), 999);
+    FAIL() << "a file over the limit was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--max-body"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace blogsearch
