@@ -8,7 +8,7 @@
 
 #include <libxml/HTMLparser.h>  // htmlEntityLookup
 #include <libxml/tree.h>
-#include <libxml/uri.h>
+#include <libxml/xmlstring.h>  // xmlCheckUTF8
 
 #include <cctype>
 #include <cstring>
@@ -20,12 +20,15 @@
 #include "indexer/feed_text.h"
 #include "indexer/html_text.h"
 #include "indexer/json_feed.h"
+#include "indexer/url.h"
 #include "indexer/xml_input.h"
 
 namespace blogsearch {
 namespace {
 
-enum class Ns { kNone, kAtom10, kAtom03, kRss, kRdf, kDc, kDcTerms, kContent, kItunes, kXhtml, kOther };
+enum class Ns {
+  kNone, kAtom10, kAtom03, kRss, kRdf, kDc, kDcTerms, kContent, kItunes, kXhtml, kMedia, kFeedburner, kOther
+};
 
 // Namespace URIs are matched without regard to case or a trailing slash, as
 // feeds in the wild vary both.
@@ -50,6 +53,8 @@ Ns classify_namespace(const xmlChar* href) {
       {"http://purl.org/rss/1.0/modules/content", Ns::kContent},
       {"http://www.itunes.com/dtds/podcast-1.0.dtd", Ns::kItunes},
       {"http://www.w3.org/1999/xhtml", Ns::kXhtml},
+      {"http://search.yahoo.com/mrss", Ns::kMedia},
+      {"http://rssnamespace.org/feedburner/ext/1.0", Ns::kFeedburner},
   };
   for (const auto& [uri, ns] : kKnown) {
     if (h == uri) return ns;
@@ -61,12 +66,47 @@ bool name_is(const xmlNode* n, const char* name) {
   return std::strcmp(reinterpret_cast<const char*>(n->name), name) == 0;
 }
 
-void add_unique(std::vector<std::string>& list, std::string value) {
-  if (value.empty()) return;
+// Per item (and for the feed's own authors): a feed repeating <category>
+// 100,000 times must cost time linear in its size, and the lists are
+// shown whole, so they stop growing here. The scan below is then bounded.
+constexpr std::size_t kMaxListEntries = 256;
+
+// Adds value unless empty or present; false when the list was full.
+bool add_unique(std::vector<std::string>& list, std::string value) {
+  if (value.empty()) return true;
   for (const auto& v : list) {
-    if (v == value) return;
+    if (v == value) return true;
   }
+  if (list.size() >= kMaxListEntries) return false;
   list.push_back(std::move(value));
+  return true;
+}
+
+std::string lowercase_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "1234567" -> "1,234,567" for messages.
+std::string with_commas(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// Whether an absolute URL needs percent-encoding (spaces, non-ASCII...):
+// only those go through resolve_url, so valid links stay byte for byte.
+bool needs_encoding(const std::string& url) {
+  for (unsigned char c : url) {
+    if (c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' || c == '`' || c == '{' || c == '}' ||
+        c == '|' || c == '^' || c == '\\') {
+      return true;
+    }
+  }
+  return false;
 }
 
 struct Text {
@@ -79,11 +119,13 @@ struct Text {
 struct Draft {
   std::string guid, atom_id, about;
   bool guid_is_permalink = false;
-  std::string rss_link, alternate_html, alternate_any;
-  std::string title;
-  std::vector<std::string> authors, categories;
+  std::string rss_link, alternate_html, alternate_any, orig_link;
+  std::string title, media_title;
+  std::vector<std::string> authors, categories, category_terms;
   std::optional<Time> pub_date, published, issued, created, dc_date, updated, modified;
-  Text description, summary, encoded, content, body;  // body: xhtml:body, fullitem
+  Text description, summary, encoded, content, body;  // body: xhtml:body, <body>, fullitem
+  Text itunes_summary, media_description;             // the text when nothing else has it
+  bool list_full = false;                             // a list reached kMaxListEntries
 };
 
 class Walker {
@@ -115,6 +157,14 @@ class Walker {
     } else {
       throw FeedError(name_ + ": not a feed (root element <" +
                       reinterpret_cast<const char*>(root->name) + ">)");
+    }
+    if (items_seen_ > items.size()) {
+      // Few bytes per item escape parse_feed's cut before parsing; the
+      // cap holds all the same, and the rest is unknown, not gone.
+      out_.items_skipped += items_seen_ - items.size();
+      out_.complete = false;
+      out_.warnings.push_back(name_ + ": " + with_commas(items_seen_) + " items; only the first " +
+                              with_commas(items.size()) + " read (--max-items)");
     }
     out_.posts.reserve(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -158,10 +208,15 @@ class Walker {
     return nullptr;
   }
 
+  // Items past options_.max_items are only counted, so what the walk holds
+  // does not grow with the item count of a hostile feed.
   void collect(const xmlNode* parent, const char* name, std::vector<const xmlNode*>& out) {
     if (parent == nullptr) return;
     for (const xmlNode* c = parent->children; c; c = c->next) {
-      if (c->type == XML_ELEMENT_NODE && core(c) && name_is(c, name)) out.push_back(c);
+      if (c->type == XML_ELEMENT_NODE && core(c) && name_is(c, name)) {
+        ++items_seen_;
+        if (out.size() < options_.max_items) out.push_back(c);
+      }
     }
   }
 
@@ -318,6 +373,8 @@ class Walker {
     std::string mode = attr(n, "mode");
     if (!attr(n, "src").empty()) {
       t.present = false;  // out-of-line content: nothing to index here
+    } else if (mode == "base64") {
+      t = base64_text(n, type);
     } else if (type == "xhtml" || type == "application/xhtml+xml") {
       const xmlNode* div = nullptr;
       for (const xmlNode* c = n->children; c; c = c->next) {
@@ -345,6 +402,31 @@ class Walker {
     return t;
   }
 
+  // Atom 0.3's mode="base64": text or HTML content, encoded.
+  Text base64_text(const xmlNode* n, const std::string& type) {
+    Text t;
+    bool html = type == "html" || type == "text/html" || type == "xhtml" || type == "application/xhtml+xml";
+    bool plain = type.empty() || type == "text" || type == "text/plain";
+    if (!html && !plain) return t;  // an image or other media: not text
+    std::string decoded;
+    // Decoded bytes bypass libxml2's checks: they must be UTF-8 like the
+    // rest of the post, or they are dropped.
+    if (!decode_base64(text_of(n), decoded) || decoded.find('\0') != std::string::npos ||
+        !xmlCheckUTF8(reinterpret_cast<const xmlChar*>(decoded.c_str()))) {
+      out_.warnings.push_back(where() + ": base64 content that is not UTF-8 text ignored");
+      return t;
+    }
+    t.value = std::move(decoded);
+    t.html = html;
+    t.present = true;
+    return t;
+  }
+
+  // "file: item 3" while items are read, else "file".
+  std::string where() const {
+    return item_number_ == 0 ? name_ : name_ + ": item " + std::to_string(item_number_);
+  }
+
   std::string plain_title(const xmlNode* n) {
     if (atom_ || !attr(n, "type").empty()) {
       Text t = text_construct(n);
@@ -354,39 +436,69 @@ class Walker {
     return looks_like_html(s) ? html_to_text(s) : collapse_whitespace(s);
   }
 
-  // Resolves href against xml:base in scope at n, else the feed's link.
+  // Resolves href against the base URI in scope at n (RFC 3986 5.1):
+  // xml:base, itself resolved against the document's URL; else the
+  // document's URL; else, when that is unknown, the feed's own link.
+  // Absolute hrefs are returned as written unless they hold characters a
+  // URL may not (ids fall back to links, so a valid link must not change).
   std::string resolve(const xmlNode* n, std::string href) {
     href = trim_copy(href);
-    if (href.empty() || has_scheme(href)) return href;
-    xmlChar* base = xmlNodeGetBase(doc_, n);
-    std::string b = base ? reinterpret_cast<const char*>(base) : "";
-    xmlFree(base);
-    if (b.empty() || !has_scheme(b)) {
-      if (!out_.link.empty() && has_scheme(out_.link)) {
-        b = b.empty() ? out_.link : join(b, out_.link);
+    if (href.empty()) return href;
+    if (has_scheme(href)) return needs_encoding(href) ? resolve_url(href, "") : href;
+    return resolve_url(href, base_at(n));
+  }
+
+  std::string base_at(const xmlNode* n) {
+    std::vector<const xmlChar*> bases;  // innermost first
+    for (const xmlNode* e = n; e != nullptr && e->type == XML_ELEMENT_NODE; e = e->parent) {
+      for (const xmlAttr* a = e->properties; a; a = a->next) {
+        if (a->ns != nullptr && xmlStrEqual(a->ns->href, XML_XML_NAMESPACE) &&
+            xmlStrEqual(a->name, reinterpret_cast<const xmlChar*>("base")) && a->children != nullptr &&
+            a->children->type == XML_TEXT_NODE) {
+          bases.push_back(a->children->content);
+        }
       }
     }
-    return b.empty() ? href : join(href, b);
+    std::string base = has_scheme(options_.base_url) ? options_.base_url
+                       : has_scheme(out_.link)         ? out_.link
+                                                       : std::string();
+    for (auto it = bases.rbegin(); it != bases.rend(); ++it) {
+      std::string b = reinterpret_cast<const char*>(*it);
+      base = has_scheme(b) ? b : resolve_url(b, base);
+    }
+    return base;
   }
 
-  static std::string join(const std::string& href, const std::string& base) {
-    xmlChar* uri = xmlBuildURI(reinterpret_cast<const xmlChar*>(href.c_str()),
-                               reinterpret_cast<const xmlChar*>(base.c_str()));
-    if (uri == nullptr) return href;
-    std::string out = reinterpret_cast<const char*>(uri);
-    xmlFree(uri);
-    return out;
-  }
-
+  // An Atom person construct, or an RSS <author> holding a name, a mail
+  // address or markup (`by <a href="...">Name</a>`).
   std::string atom_person(const xmlNode* n) {
     std::string name, email;
+    bool structured = false;
     for (const xmlNode* c = n->children; c; c = c->next) {
-      if (c->type != XML_ELEMENT_NODE) continue;
-      if (name_is(c, "name")) name = collapse_whitespace(text_of(c));
-      if (name_is(c, "email")) email = collapse_whitespace(text_of(c));
+      if (c->type != XML_ELEMENT_NODE || !core(c)) continue;
+      if (name_is(c, "name")) {
+        name = person_text(text_of(c));
+        structured = true;
+      } else if (name_is(c, "email")) {
+        email = collapse_whitespace(text_of(c));
+        structured = true;
+      } else if (name_is(c, "uri")) {
+        structured = true;
+      }
     }
-    if (!has_element_child(n)) return person_name(text_of(n));
+    if (!structured) return person_text(text_of(n));
     return name.empty() ? email : name;
+  }
+
+  // One author element's people, each once.
+  void add_authors(std::vector<std::string>& list, const std::string& byline, bool& full) {
+    for (auto& a : split_byline(byline)) {
+      if (!add_unique(list, std::move(a))) full = true;
+    }
+  }
+
+  void add_category(Draft& d, std::string value) {
+    if (!add_unique(d.categories, std::move(value))) d.list_full = true;
   }
 
   // rel=alternate (or no rel) links, preferring an HTML one.
@@ -419,20 +531,18 @@ class Walker {
             rss_link = trim_copy(text_of(c));
           }
         } else if (atom_ && name_is(c, "author")) {
-          add_unique(feed_authors_, atom_person(c));
+          bool full = false;
+          add_authors(feed_authors_, atom_person(c), full);
         }
       } else if (ns == Ns::kDc && name_is(c, "title") && dc_title.empty()) {
         dc_title = collapse_whitespace(text_of(c));
       }
     }
     if (out_.title.empty()) out_.title = dc_title;
-    out_.link = !rss_link.empty() ? rss_link : !alternate_html.empty() ? alternate_html : alternate_any;
-    if (!has_scheme(out_.link) && !out_.link.empty()) {
-      // A relative channel link can only be resolved by xml:base.
-      xmlChar* base = xmlNodeGetBase(doc_, channel);
-      if (base) out_.link = join(out_.link, reinterpret_cast<const char*>(base));
-      xmlFree(base);
-    }
+    // Resolved while out_.link is still empty: a relative channel link can
+    // only be resolved by xml:base and the document's URL.
+    std::string link = !rss_link.empty() ? rss_link : !alternate_html.empty() ? alternate_html : alternate_any;
+    out_.link = resolve(channel, link);
     truncated_ = false;
   }
 
@@ -449,9 +559,9 @@ class Walker {
         read_core(c, name, d);
       } else if (ns == Ns::kDc) {
         if (!std::strcmp(name, "creator") || !std::strcmp(name, "author")) {
-          add_unique(d.authors, person_name(text_of(c)));
+          add_authors(d.authors, person_text(text_of(c)), d.list_full);
         } else if (!std::strcmp(name, "subject")) {
-          add_unique(d.categories, collapse_whitespace(text_of(c)));
+          add_category(d, collapse_whitespace(text_of(c)));
         } else if (!std::strcmp(name, "date")) {
           if (!d.dc_date) d.dc_date = parse_date(text_of(c));
         } else if (!std::strcmp(name, "title")) {
@@ -472,12 +582,51 @@ class Walker {
       } else if (ns == Ns::kXhtml && !std::strcmp(name, "body")) {
         if (!d.body.present) d.body = {serialise_children(c), true, true};
       } else if (ns == Ns::kItunes && !std::strcmp(name, "author")) {
-        add_unique(d.authors, person_name(text_of(c)));
+        add_authors(d.authors, person_text(text_of(c)), d.list_full);
+      } else if (ns == Ns::kItunes && !std::strcmp(name, "summary")) {
+        if (!d.itunes_summary.present) d.itunes_summary = loose_text(c, "");
+      } else if (ns == Ns::kMedia) {
+        read_media(c, name, d, 0);
+      } else if (ns == Ns::kFeedburner && !std::strcmp(name, "origLink")) {
+        if (d.orig_link.empty()) d.orig_link = resolve(c, text_of(c));
       }
     }
     if (d.title.empty()) d.title = dc_title;
+    if (d.title.empty()) d.title = std::move(d.media_title);
     if (!d.description.present) d.description = dc_description;
     return finish(std::move(d));
+  }
+
+  // Text from a vocabulary without Atom's type rules (itunes:summary,
+  // media:description): HTML when `type` says so or the text looks like it.
+  Text loose_text(const xmlNode* n, const std::string& type) {
+    Text t;
+    t.present = true;
+    t.value = markup_of(n);
+    t.html = type == "html" || (type.empty() && looks_like_html(t.value)) || has_element_child(n);
+    return t;
+  }
+
+  // Media RSS (YouTube, podcasts): title, description and categories, at
+  // the item's level or inside media:group / media:content.
+  void read_media(const xmlNode* c, const char* name, Draft& d, int depth) {
+    if (!std::strcmp(name, "title")) {
+      if (d.media_title.empty()) {
+        std::string type = attr(c, "type");
+        d.media_title = type == "html" ? html_to_text(text_of(c)) : collapse_whitespace(text_of(c));
+      }
+    } else if (!std::strcmp(name, "description")) {
+      if (!d.media_description.present) d.media_description = loose_text(c, attr(c, "type"));
+    } else if (!std::strcmp(name, "category")) {
+      std::string label = attr(c, "label");
+      add_category(d, collapse_whitespace(label.empty() ? text_of(c) : label));
+    } else if ((!std::strcmp(name, "group") || !std::strcmp(name, "content")) && depth < 2) {
+      for (const xmlNode* g = c->children; g; g = g->next) {
+        if (g->type == XML_ELEMENT_NODE && ns_of(g) == Ns::kMedia) {
+          read_media(g, reinterpret_cast<const char*>(g->name), d, depth + 1);
+        }
+      }
+    }
   }
 
   void read_core(const xmlNode* c, const char* name, Draft& d) {
@@ -501,12 +650,19 @@ class Walker {
     } else if (!std::strcmp(name, "id")) {
       if (d.atom_id.empty()) d.atom_id = trim_copy(text_of(c));
     } else if (!std::strcmp(name, "author")) {
-      add_unique(d.authors, atom_person(c));
+      add_authors(d.authors, atom_person(c), d.list_full);
     } else if (!std::strcmp(name, "category")) {
-      std::string term = attr(c, "term");
-      if (term.empty()) term = attr(c, "label");
-      if (term.empty()) term = own_text(c);
-      add_unique(d.categories, collapse_whitespace(term));
+      // Atom's label is for people, its term for machines: show the label,
+      // and let a filter on either find the post.
+      std::string term = collapse_whitespace(attr(c, "term"));
+      std::string label = collapse_whitespace(attr(c, "label"));
+      if (label.empty()) label = term;
+      if (label.empty()) label = collapse_whitespace(own_text(c));
+      if (!term.empty() && lowercase_ascii(term) != lowercase_ascii(label) &&
+          !add_unique(d.category_terms, term)) {
+        d.list_full = true;
+      }
+      add_category(d, std::move(label));
     } else if (!std::strcmp(name, "pubDate")) {
       date(d.pub_date);
     } else if (!std::strcmp(name, "published")) {
@@ -525,7 +681,7 @@ class Walker {
       if (!d.summary.present) d.summary = text_construct(c);
     } else if (!std::strcmp(name, "content")) {
       if (!d.content.present) d.content = text_construct(c);
-    } else if (!std::strcmp(name, "fullitem")) {
+    } else if (!std::strcmp(name, "fullitem") || (!atom_ && !std::strcmp(name, "body"))) {
       if (!d.body.present) d.body = {markup_of(c), true, true};
     }
   }
@@ -536,7 +692,10 @@ class Walker {
     // left when the item has none (feedparser does the same).
     bool id_is_link = d.guid.empty() ? !d.atom_id.empty() : d.guid_is_permalink;
     p.id = !d.guid.empty() ? std::move(d.guid) : !d.atom_id.empty() ? std::move(d.atom_id) : std::move(d.about);
-    p.link = !d.rss_link.empty()         ? std::move(d.rss_link)
+    // FeedBurner's origLink is the post's own address; its <link> only
+    // redirects through FeedBurner.
+    p.link = !d.orig_link.empty()        ? std::move(d.orig_link)
+             : !d.rss_link.empty()       ? std::move(d.rss_link)
              : !d.alternate_html.empty() ? std::move(d.alternate_html)
                                          : std::move(d.alternate_any);
     if (p.link.empty() && id_is_link && is_web_address(p.id)) p.link = p.id;
@@ -544,13 +703,17 @@ class Walker {
     p.authors = std::move(d.authors);
     if (p.authors.empty() && atom_) p.authors = feed_authors_;  // RFC 4287 4.2.1
     p.categories = std::move(d.categories);
+    p.category_terms = std::move(d.category_terms);
     p.published = d.pub_date   ? d.pub_date
                   : d.published ? d.published
                   : d.issued    ? d.issued
                   : d.created   ? d.created
                                 : d.dc_date;
     p.updated = d.updated ? d.updated : d.modified ? d.modified : d.dc_date;
-    Text& summary = d.description.present ? d.description : d.summary;
+    Text& summary = d.description.present      ? d.description
+                    : d.summary.present        ? d.summary
+                    : d.itunes_summary.present ? d.itunes_summary
+                                               : d.media_description;
     Text& content = d.encoded.present   ? d.encoded
                     : d.content.present ? d.content
                     : d.body.present    ? d.body
@@ -569,6 +732,10 @@ class Walker {
                               " bytes truncated");
       truncated_ = false;
     }
+    if (d.list_full) {
+      out_.warnings.push_back(where() + ": more than " + std::to_string(kMaxListEntries) +
+                              " authors or categories; the rest ignored");
+    }
     return p;
   }
 
@@ -586,7 +753,56 @@ class Walker {
   std::size_t entity_bytes_ = 0;
   std::size_t entity_cap_ = 0;
   std::size_t item_number_ = 0;
+  std::size_t items_seen_ = 0;
 };
+
+// A date far in the future would rank its post first under every sort by
+// recency; a day's slack allows for clocks and zones that are wrong.
+void settle_dates(ParsedFeed& feed, const ParseOptions& options) {
+  if (options.observed == 0) return;
+  constexpr Time kSlack = 24 * 60 * 60;
+  std::size_t settled = 0;
+  for (std::size_t i = 0; i < feed.posts.size(); ++i) {
+    Post& p = feed.posts[i];
+    for (auto* slot : {&p.published, &p.updated}) {
+      if (!*slot || **slot <= options.observed + kSlack) continue;
+      // A feed dated wholly in the future gets a few lines, not thousands.
+      if (++settled <= 10) {
+        std::string what = !p.id.empty() ? p.id : !p.link.empty() ? p.link : p.title;
+        feed.warnings.push_back(feed.file + ": item " + std::to_string(i + 1) + " (" + what + "): " +
+                                (slot == &p.published ? "published" : "updated") + " date " +
+                                format_rfc3339(**slot) + " is after the snapshot was observed (" +
+                                format_rfc3339(options.observed) + "); the observed time used");
+      }
+      *slot = options.observed;
+    }
+  }
+  if (settled > 10) {
+    feed.warnings.push_back(feed.file + ": " + std::to_string(settled - 10) +
+                            " more future dates replaced by the observed time");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Where the item after the first `max` starts ("<item" or "<entry" and a
+// delimiter), counting them all in `total`; npos when there are no more.
+// A plain byte scan: a tag spelled inside CDATA or a comment counts too,
+// which at worst cuts a feed that is over the bound anyway a little early.
+std::size_t start_of_item_after(std::string_view b, std::size_t max, std::size_t& total) {
+  std::size_t cut = std::string_view::npos;
+  total = 0;
+  for (std::size_t at = b.find('<'); at != std::string_view::npos; at = b.find('<', at + 1)) {
+    std::size_t len = b.compare(at + 1, 4, "item") == 0 ? 5 : b.compare(at + 1, 5, "entry") == 0 ? 6 : 0;
+    if (len == 0 || at + len >= b.size()) continue;
+    char next = b[at + len];
+    if (next != '>' && next != ' ' && next != '/' && next != '\t' && next != '\n' && next != '\r') continue;
+    if (++total == max + 1) cut = at;
+  }
+  return cut;
+}
 
 }  // namespace
 
@@ -596,9 +812,24 @@ ParsedFeed parse_feed(std::string_view bytes, const std::string& name, const Par
   if (looks_like_json_feed(bytes)) {
     parse_json_feed(bytes, name, options, feed);
   } else {
-    XmlDoc doc = read_xml(bytes, name, options, feed);
+    // A feed of more items than the bound is cut before it is parsed, where
+    // the first item past it starts: the tree libxml2 builds does not grow
+    // with the item count either. The cut document's end is repaired like a
+    // truncated one. (Fewer bytes than the shortest items cannot hold more.)
+    std::size_t total = 0;
+    std::size_t cut = bytes.size() > options.max_items * 13
+                          ? start_of_item_after(bytes, options.max_items, total)
+                          : std::string_view::npos;
+    XmlDoc doc = read_xml(bytes.substr(0, cut), name, options, feed);
     Walker(doc.get(), name, options, feed).run();
+    if (cut != std::string_view::npos) {
+      feed.items_skipped = total - options.max_items;
+      feed.complete = false;
+      feed.warnings.push_back(name + ": " + with_commas(total) + " items; only the first " +
+                              with_commas(options.max_items) + " read (--max-items)");
+    }
   }
+  settle_dates(feed, options);
   return feed;
 }
 

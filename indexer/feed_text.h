@@ -1,11 +1,13 @@
 // feed_text.h: small string rules for feed fields, shared by the feed parser.
 //
 // Private to the indexer. Pure functions on UTF-8 strings: none throws
-// (except std::bad_alloc) and none allocates more than its result.
+// (except std::bad_alloc) and none allocates more than its result. Bad
+// input gives an empty or unchanged result, never an error.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blogsearch {
 
@@ -28,5 +30,27 @@ bool is_web_address(std::string_view s);
 // The name in "mail (Name)" or "Name <mail>"; other strings unchanged but
 // with white space collapsed.
 std::string person_name(std::string_view s);
+
+// The person an author element names, as shown: markup removed (escaped or
+// serialised HTML such as `by <a href="/author/x">Foo Bar</a>`), a leading
+// "by " / "By: " dropped, then person_name().
+std::string person_text(std::string_view raw);
+
+// A byline split into the people it joins, where that is unambiguous:
+//  - "; " always separates;
+//  - otherwise the parts are separated by ", " and the last pair may be
+//    joined by " and ", " & ", ", and " or ", & " (a conjunction anywhere
+//    but last, as in "Smith, John and Doe, Jane", means no split);
+//  - two parts split only when both have at least two words, so
+//    "Smith, John", "Procter & Gamble" and "John Smith, Jr." stay whole
+//    while "Ann Lee & Bob Ray" splits;
+//  - three or more parts split ("Ann, Bob and Cy") unless one of them is a
+//    name suffix (Jr., Sr., II, III, PhD, MD).
+// A name that is not split comes back as the only element; "" gives {}.
+std::vector<std::string> split_byline(const std::string& name);
+
+// Standard base64 (RFC 4648) with white space ignored and padding optional.
+// False, with `out` unspecified, when other characters occur.
+bool decode_base64(std::string_view in, std::string& out);
 
 }  // namespace blogsearch

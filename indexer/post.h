@@ -4,6 +4,7 @@
 // `blogsearch-index parse`. Plain data: no function here throws.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,9 @@ struct Post {
   std::string title;   // plain text
   std::vector<std::string> authors;
   std::vector<std::string> categories;
+  // Atom category terms whose label (shown, in `categories`) differs: a
+  // category filter matches them too, but they are not shown.
+  std::vector<std::string> category_terms;
   std::optional<Time> published;
   std::optional<Time> updated;
   std::string summary;       // description/summary, as given (may be HTML)
@@ -40,6 +44,9 @@ struct ParsedFeed {
   // snapshot of the whole feed, so nothing may be concluded from what it
   // lacks.
   bool complete = true;
+  // Items past ParseOptions::max_items, not read (complete is then false:
+  // the feed's later items are unknown, not gone).
+  std::size_t items_skipped = 0;
 };
 
 }  // namespace blogsearch

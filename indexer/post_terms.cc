@@ -64,6 +64,7 @@ PostTerms index_post(const Post& p, Xapian::TermGenerator& tg, SpellingCounts& s
   out.doc.add_value(schema::kSlotText, out.text);
   for (const auto& a : p.authors) out.doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
   for (const auto& c : p.categories) out.doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
+  for (const auto& c : p.category_terms) out.doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
   std::string host = url_host(p.link);
   if (!host.empty()) out.doc.add_boolean_term(schema::exact_term(schema::kHost, host));
   // The document may be handed to another thread: tg must not keep a

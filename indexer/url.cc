@@ -66,6 +66,12 @@ std::string resolve_url(const std::string& href, const std::string& base) {
   CURLU* u = curl_url();
   if (u == nullptr) return rel;
   std::string b = encode_unsafe(trimmed(base));
+  // libcurl resolves "#frag" against the base's directory; RFC 3986 5.2.2
+  // keeps the whole base but its fragment.
+  if (rel[0] == '#' && !b.empty() && curl_url_set(u, CURLUPART_URL, b.c_str(), CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK) {
+    curl_url_cleanup(u);
+    return b.substr(0, b.find('#')) + rel;
+  }
   bool ok = false;
   if (!b.empty() && curl_url_set(u, CURLUPART_URL, b.c_str(), CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK) {
     ok = curl_url_set(u, CURLUPART_URL, rel.c_str(), CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -41,6 +42,7 @@ std::string field_of(const ParsedFeed& feed, const std::string& field) {
   if (field == "title") return p.title;
   if (field == "authors") return join(p.authors);
   if (field == "categories") return join(p.categories);
+  if (field == "category_terms") return join(p.category_terms);
   if (field == "published") return date(p.published);
   if (field == "updated") return date(p.updated);
   if (field == "summary") return p.summary;
@@ -50,13 +52,14 @@ std::string field_of(const ParsedFeed& feed, const std::string& field) {
   return "<unknown field " + field + ">";
 }
 
-void check_table(const char* head, const char* tail, const FieldCase* cases, std::size_t n) {
+void check_table(const char* head, const char* tail, const FieldCase* cases, std::size_t n,
+                 const ParseOptions& options = {}) {
   for (std::size_t i = 0; i < n; ++i) {
     const FieldCase& c = cases[i];
     std::string doc = std::string(head) + c.body + tail;
     ParsedFeed feed;
     try {
-      feed = parse_feed(doc, "case.xml");
+      feed = parse_feed(doc, "case.xml", options);
     } catch (const FeedError& e) {
       ADD_FAILURE() << e.what() << "\n in: " << c.body;
       continue;
@@ -228,7 +231,7 @@ const FieldCase kAtom[] = {
      "authors", "Ann|Bob"},
     {"<entry><title>x</title></entry>", "authors", "Feed Author"},
     {"<entry><category term=\"tech\" label=\"Technology\"/><category label=\"Only label\"/></entry>",
-     "categories", "tech|Only label"},
+     "categories", "Technology|Only label"},
     {"<entry><published>2026-09-01T10:00:00-02:00</published><updated>2026-09-02T01:32:28Z"
      "</updated></entry>",
      "published", "2026-09-01T12:00:00Z"},
@@ -530,7 +533,7 @@ TEST(FeedParser, RejectsWhatIsNotAFeed) {
       {"", "bad.xml: empty file"},
       {"  \n\t ", "bad.xml: empty file"},
       {"<html><body><p>Hello</p></body></html>", "not a feed (root element <html>)"},
-      {"{\"json\": true}", "not XML"},
+      {"{\"json\": true}", "not a feed"},
       {"<?xml version=\"1.0\"?><opml><body/></opml>", "not a feed (root element <opml>)"},
   };
   for (const auto& c : cases) {
@@ -643,6 +646,381 @@ TEST(FeedParser, UndeclaredHtmlEntityRecovered) {
   EXPECT_NE(feed.warnings[0].find("nbsp.xml:9: undeclared HTML entities (&nbsp; and others)"),
             std::string::npos)
       << feed.warnings[0];
+}
+
+
+// ---- links (issue 14, section 5) ----------------------------------------------
+
+// The document's URL (headers.json's finalUrl) is the base; xml:base in
+// scope comes first and is itself resolved against it.
+const FieldCase kDocumentBase[] = {
+    {"<item><link>/blog/article.html</link></item>", "link", "http://example.org/blog/article.html"},
+    {"<item><link>article.html</link></item>", "link", "http://example.org/feeds/article.html"},
+    {"<item><link>../up.html</link></item>", "link", "http://example.org/up.html"},
+    {"<item><link>?page=2</link></item>", "link", "http://example.org/feeds/rss.xml?page=2"},
+    {"<item><link>#part</link></item>", "link", "http://example.org/feeds/rss.xml#part"},
+    {"<item><link>//cdn.example/x</link></item>", "link", "http://cdn.example/x"},
+    {"<item><atom:link href=\"rel/x\"/></item>", "link", "http://example.org/feeds/rel/x"},
+    {"<item xml:base=\"https://other.example/x/\"><link>p/5</link></item>", "link",
+     "https://other.example/x/p/5"},
+    // A relative xml:base is resolved against the document, not the channel link.
+    {"<item xml:base=\"/sub/\"><link>p</link></item>", "link", "http://example.org/sub/p"},
+    {"<item xml:base=\"a/\"><title xml:base=\"b/\">t</title><link xml:base=\"c/\">p</link></item>", "link",
+     "http://example.org/feeds/a/c/p"},
+    // Non-ASCII and spaces are percent-encoded as browsers do.
+    {"<item><link>/blog/\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E/</link></item>", "link",
+     "http://example.org/blog/%E6%97%A5%E6%9C%AC%E8%AA%9E/"},
+    {"<item><link>my post.html</link></item>", "link", "http://example.org/feeds/my%20post.html"},
+    {"<item xml:base=\"/caf\xC3\xA9 bar/\"><link>x</link></item>", "link",
+     "http://example.org/caf%C3%A9%20bar/x"},
+    {"<item><link>https://example.com/my post/\xC3\xBC</link></item>", "link",
+     "https://example.com/my%20post/%C3%BC"},
+    // Valid absolute links stay byte for byte: ids fall back to links.
+    {"<item><link>https://Example.COM/A%7e/b?x=1&amp;y=%41#F</link></item>", "link",
+     "https://Example.COM/A%7e/b?x=1&y=%41#F"},
+    {"<item><link>http://example.com</link></item>", "link", "http://example.com"},
+    {"<item><link>https://example.com/./a/../b</link></item>", "link", "https://example.com/./a/../b"},
+    {"<item><link>HTTP://example.com:80/x</link></item>", "link", "HTTP://example.com:80/x"},
+    // Ids are never resolved or encoded.
+    {"<item><guid>/p/1</guid></item>", "id", "/p/1"},
+    {"<item><guid isPermaLink=\"false\">my id \xC3\xA9</guid></item>", "id", "my id \xC3\xA9"},
+    {"<item><title>x</title></item>", "feed.link", "https://example.com/blog/"},
+};
+
+TEST(FeedParser, LinksResolvedAgainstTheDocumentUrl) {
+  ParseOptions options;
+  options.base_url = "http://example.org/feeds/rss.xml";
+  check_table(kRss2Head, kRss2Tail, kDocumentBase, sizeof kDocumentBase / sizeof kDocumentBase[0], options);
+}
+
+// Without the document's URL the channel link is the base, as before.
+const FieldCase kChannelBase[] = {
+    {"<item><link>my post.html</link></item>", "link", "https://example.com/blog/my%20post.html"},
+    {"<item><link>/t\xC3\xA4g/</link></item>", "link", "https://example.com/t%C3%A4g/"},
+    {"<item xml:base=\"/sub/\"><link>p</link></item>", "link", "https://example.com/sub/p"},
+};
+
+TEST(FeedParser, LinksResolvedAgainstTheChannelLinkWithoutDocumentUrl) {
+  check_table(kRss2Head, kRss2Tail, kChannelBase, sizeof kChannelBase / sizeof kChannelBase[0]);
+}
+
+const char kRelativeChannelHead[] =
+    "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><link>/</link>";
+
+const FieldCase kRelativeChannel[] = {
+    {"<item><link>/p/1</link></item>", "feed.link", "https://host.example/"},
+    {"<item><link>p/1</link></item>", "link", "https://host.example/feed/p/1"},
+};
+
+TEST(FeedParser, RelativeChannelLinkResolvedAgainstTheDocumentUrl) {
+  ParseOptions options;
+  options.base_url = "https://host.example/feed/";
+  check_table(kRelativeChannelHead, kRss2Tail, kRelativeChannel,
+              sizeof kRelativeChannel / sizeof kRelativeChannel[0], options);
+  // Unknown document URL: a relative channel link stays as it is.
+  ParsedFeed feed = parse_feed(std::string(kRelativeChannelHead) + "<item><link>/p/1</link></item>" + kRss2Tail,
+                               "rel.xml");
+  EXPECT_EQ(feed.link, "/");
+  ASSERT_EQ(feed.posts.size(), 1u);
+  EXPECT_EQ(feed.posts[0].link, "/p/1");
+}
+
+TEST(FeedParser, AtomRelativeXmlBaseOnTheFeedUsesTheDocumentUrl) {
+  std::string doc =
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"blog/\"><title>t</title>"
+      "<link href=\"./\"/><entry><id>e</id><link href=\"2026/p.html\"/></entry></feed>";
+  ParseOptions options;
+  options.base_url = "https://atom.example/feeds/all.xml";
+  ParsedFeed feed = parse_feed(doc, "atom.xml", options);
+  EXPECT_EQ(feed.link, "https://atom.example/feeds/blog/");
+  ASSERT_EQ(feed.posts.size(), 1u);
+  EXPECT_EQ(feed.posts[0].link, "https://atom.example/feeds/blog/2026/p.html");
+  EXPECT_EQ(feed.posts[0].id, "e");
+}
+
+// ---- more fields (issue 14, section 7) ------------------------------------------
+
+const char kExtHead[] =
+    R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"
+     xmlns:media="http://search.yahoo.com/mrss/"
+     xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+     xmlns:feedburner="http://rssnamespace.org/feedburner/ext/1.0">
+<channel><title>Ext</title><link>https://example.com/</link>
+)";
+
+const FieldCase kExtFields[] = {
+    // YouTube: the text is only in media:group.
+    {"<item><title>v</title><media:group><media:title>Video</media:title>"
+     "<media:description>Watch this\nnow</media:description></media:group></item>",
+     "content", "Watch this\nnow"},
+    {"<item><title>v</title><media:group><media:description>Watch</media:description></media:group></item>",
+     "content_is_html", "false"},
+    {"<item><title>v</title><media:group><media:description>Watch</media:description></media:group></item>",
+     "summary", "Watch"},
+    {"<item><media:description type=\"html\">&lt;p&gt;M&lt;/p&gt;</media:description></item>",
+     "content_is_html", "true"},
+    {"<item><description>D</description><media:group><media:description>M</media:description>"
+     "</media:group></item>",
+     "content", "D"},
+    // Podcasts: itunes:summary.
+    {"<item><itunes:summary>Episode notes</itunes:summary></item>", "summary", "Episode notes"},
+    {"<item><itunes:summary>Episode notes</itunes:summary></item>", "content_is_html", "false"},
+    {"<item><itunes:summary><![CDATA[<p>Notes</p>]]></itunes:summary></item>", "content", "<p>Notes</p>"},
+    {"<item><itunes:summary><![CDATA[<p>Notes</p>]]></itunes:summary></item>", "content_is_html", "true"},
+    {"<item><itunes:summary>I</itunes:summary><media:description>M</media:description></item>", "summary",
+     "I"},
+    {"<item><description>D</description><itunes:summary>I</itunes:summary></item>", "summary", "D"},
+    // media:title is the title only when there is no other.
+    {"<item><media:title>MT</media:title></item>", "title", "MT"},
+    {"<item><media:group><media:title> Grouped\n title </media:title></media:group></item>", "title",
+     "Grouped title"},
+    {"<item><title>T</title><media:title>MT</media:title></item>", "title", "T"},
+    {"<item><media:content url=\"https://v.example/a.mp4\"><media:title>In content</media:title>"
+     "</media:content></item>",
+     "title", "In content"},
+    // media:category.
+    {"<item><category>Blog</category><media:category scheme=\"x\">music/pop</media:category></item>",
+     "categories", "Blog|music/pop"},
+    {"<item><media:category label=\"Pop music\">music/pop</media:category></item>", "categories",
+     "Pop music"},
+    // FeedBurner's origLink is the post's own address.
+    {"<item><link>http://feeds.feedburner.com/~r/x/~3/abc/</link>"
+     "<feedburner:origLink>https://example.com/real-post/</feedburner:origLink></item>",
+     "link", "https://example.com/real-post/"},
+    {"<item><feedburner:origLink>/relative/</feedburner:origLink></item>", "link",
+     "https://example.com/relative/"},
+    // An unnamespaced <body> is the content.
+    {"<item><description>Short</description><body><p>Full <b>text</b></p></body></item>", "content",
+     "<p>Full <b>text</b></p>"},
+    {"<item><description>Short</description><body><p>Full</p></body></item>", "summary", "Short"},
+    {"<item><body>&lt;p&gt;Escaped&lt;/p&gt;</body></item>", "content", "<p>Escaped</p>"},
+};
+
+TEST(FeedParser, MediaItunesFeedburnerAndBody) {
+  check_table(kExtHead, kRss2Tail, kExtFields, sizeof kExtFields / sizeof kExtFields[0]);
+}
+
+// Atom 0.3 content in mode="base64".
+const FieldCase kAtom03Base64[] = {
+    {"<entry><content type=\"text/html\" mode=\"base64\">PHA+SGk8L3A+</content></entry>", "content",
+     "<p>Hi</p>"},
+    {"<entry><content type=\"text/html\" mode=\"base64\">PHA+SGk8L3A+</content></entry>", "content_is_html",
+     "true"},
+    {"<entry><content type=\"text/plain\" mode=\"base64\">\n  SGVsbG8g\n  d29ybGQ=\n</content></entry>",
+     "content", "Hello world"},
+    {"<entry><content type=\"text/plain\" mode=\"base64\">SGVsbG8gd29ybGQ=</content></entry>",
+     "content_is_html", "false"},
+    {"<entry><content mode=\"base64\">Y2Fmw6k</content></entry>", "content", "caf\xC3\xA9"},
+    {"<entry><summary>S</summary><content type=\"image/png\" mode=\"base64\">iVBORw0KGgo=</content></entry>",
+     "content", "S"},
+};
+
+TEST(FeedParser, Atom03Base64Content) {
+  check_table(kAtom03Head, kAtomTail, kAtom03Base64, sizeof kAtom03Base64 / sizeof kAtom03Base64[0]);
+}
+
+TEST(FeedParser, Atom03Base64NotTextIgnoredWithWarning) {
+  for (const char* bad : {"//4=", "not base64!", "SGk=SGk="}) {
+    std::string doc = std::string(kAtom03Head) + "<entry><summary>S</summary><content type=\"text/html\" "
+                      "mode=\"base64\">" + bad + "</content></entry>" + kAtomTail;
+    ParsedFeed feed = parse_feed(doc, "b64.xml");
+    ASSERT_EQ(feed.posts.size(), 1u) << bad;
+    EXPECT_EQ(feed.posts[0].content, "S") << bad;
+    EXPECT_TRUE(has_warning(feed, "b64.xml: item 1: base64 content that is not UTF-8 text ignored"))
+        << bad << ::testing::PrintToString(feed.warnings);
+  }
+}
+
+// ---- authors (issue 14, section 7) ------------------------------------------------
+
+const FieldCase kAuthors[] = {
+    // Markup in author elements, raw or escaped, and a leading "by".
+    {"<item><author>by <a href=\"/author/foo\">Foo Bar</a></author></item>", "authors", "Foo Bar"},
+    {"<item><author>by &lt;a href=\"/author/foo\"&gt;Foo Bar&lt;/a&gt;</author></item>", "authors",
+     "Foo Bar"},
+    {"<item><dc:creator>&lt;a href=\"https://x.example/u/ann\"&gt;Ann Lee&lt;/a&gt;</dc:creator></item>",
+     "authors", "Ann Lee"},
+    {"<item><dc:creator><![CDATA[<span class=\"n\">Ann</span>]]></dc:creator></item>", "authors", "Ann"},
+    {"<item><dc:creator>By Ann Lee</dc:creator></item>", "authors", "Ann Lee"},
+    {"<item><dc:creator>by: Ann Lee</dc:creator></item>", "authors", "Ann Lee"},
+    {"<item><dc:creator>Byron Smith</dc:creator></item>", "authors", "Byron Smith"},
+    {"<item><dc:creator>By</dc:creator></item>", "authors", "By"},
+    {"<item><dc:creator>Tom &amp; Jerry</dc:creator></item>", "authors", "Tom & Jerry"},
+    // Bylines joining several people.
+    {"<item><dc:creator>Ann, Bob and Cy</dc:creator></item>", "authors", "Ann|Bob|Cy"},
+    {"<item><dc:creator>Ann Lee, Bob Ray, and Cy Young</dc:creator></item>", "authors",
+     "Ann Lee|Bob Ray|Cy Young"},
+    {"<item><dc:creator>Ann, Bob, Cy</dc:creator></item>", "authors", "Ann|Bob|Cy"},
+    {"<item><dc:creator>Ann Lee &amp; Bob Ray</dc:creator></item>", "authors", "Ann Lee|Bob Ray"},
+    {"<item><dc:creator>Ann Lee and Bob Ray</dc:creator></item>", "authors", "Ann Lee|Bob Ray"},
+    {"<item><dc:creator>John Smith, Jane Doe</dc:creator></item>", "authors", "John Smith|Jane Doe"},
+    {"<item><dc:creator>Smith, John; Doe, Jane</dc:creator></item>", "authors", "Smith, John|Doe, Jane"},
+    {"<item><author>by Ann Lee and Bob Ray</author></item>", "authors", "Ann Lee|Bob Ray"},
+    {"<item><dc:creator>Ann Lee and Bob Ray</dc:creator><dc:creator>Bob Ray</dc:creator></item>", "authors",
+     "Ann Lee|Bob Ray"},
+    // ...and the ones that are not lists.
+    {"<item><dc:creator>Smith, John</dc:creator></item>", "authors", "Smith, John"},
+    {"<item><dc:creator>Smith, John Paul</dc:creator></item>", "authors", "Smith, John Paul"},
+    {"<item><dc:creator>Procter &amp; Gamble</dc:creator></item>", "authors", "Procter & Gamble"},
+    {"<item><dc:creator>Ann and Bob</dc:creator></item>", "authors", "Ann and Bob"},
+    {"<item><dc:creator>John Smith, Jr.</dc:creator></item>", "authors", "John Smith, Jr."},
+    {"<item><dc:creator>Martin King, Jr. and Coretta King</dc:creator></item>", "authors",
+     "Martin King, Jr. and Coretta King"},
+    {"<item><dc:creator>Smith, John and Doe, Jane</dc:creator></item>", "authors",
+     "Smith, John and Doe, Jane"},
+    {"<item><dc:creator>Ann Lee, , Bob Ray</dc:creator></item>", "authors", "Ann Lee, , Bob Ray"},
+    {"<item><author>ann@example.com (Ann Lee and Bob Ray)</author></item>", "authors", "Ann Lee|Bob Ray"},
+};
+
+TEST(FeedParser, AuthorMarkupAndBylines) {
+  check_table(kRss2Head, kRss2Tail, kAuthors, sizeof kAuthors / sizeof kAuthors[0]);
+}
+
+const FieldCase kAtomAuthors[] = {
+    {"<entry><author><name>Ann Lee and Bob Ray</name></author></entry>", "authors", "Ann Lee|Bob Ray"},
+    {"<entry><author><name>&lt;b&gt;Ann&lt;/b&gt;</name><uri>https://a.example/</uri></author></entry>",
+     "authors", "Ann"},
+    {"<entry><author><email>ann@a.example</email></author></entry>", "authors", "ann@a.example"},
+    {"<entry><author><uri>https://a.example/</uri></author></entry>", "authors", "Feed Author"},
+};
+
+TEST(FeedParser, AtomAuthorNames) {
+  check_table(kAtomHead, kAtomTail, kAtomAuthors, sizeof kAtomAuthors / sizeof kAtomAuthors[0]);
+}
+
+// Atom categories are shown by label and matched by term as well.
+const FieldCase kCategoryLabels[] = {
+    {"<entry><category term=\"tech\" label=\"Technology\"/></entry>", "categories", "Technology"},
+    {"<entry><category term=\"tech\" label=\"Technology\"/></entry>", "category_terms", "tech"},
+    {"<entry><category term=\"tech\" label=\"Tech\"/></entry>", "category_terms", ""},
+    {"<entry><category term=\"tech\"/></entry>", "categories", "tech"},
+    {"<entry><category term=\"tech\"/></entry>", "category_terms", ""},
+    {"<entry><category term=\"a\" label=\"A one\"/><category term=\"b\" label=\"B two\"/>"
+     "<category term=\"a\" label=\"A one\"/></entry>",
+     "category_terms", "a|b"},
+    {"<entry><category term=\" machine\n learning \" label=\" Machine   Learning\"/></entry>", "categories",
+     "Machine Learning"},
+    {"<entry><category term=\" machine\n learning \" label=\" Machine   Learning\"/></entry>",
+     "category_terms", ""},
+};
+
+TEST(FeedParser, AtomCategoryLabels) {
+  check_table(kAtomHead, kAtomTail, kCategoryLabels, sizeof kCategoryLabels / sizeof kCategoryLabels[0]);
+}
+
+// ---- future dates (issue 14, section 6) ---------------------------------------------
+
+TEST(FeedParser, FutureDatesReplacedByTheObservedTime) {
+  const Time observed = *parse_date("2026-09-02T00:00:00Z");
+  std::string doc = std::string(kRss2Head) +
+                    "<item><guid>far</guid><pubDate>Fri, 31 Dec 9999 00:00:00 GMT</pubDate></item>"
+                    "<item><guid>soon</guid><pubDate>Wed, 02 Sep 2026 23:00:00 GMT</pubDate></item>"
+                    "<item><guid>past</guid><pubDate>Tue, 01 Sep 2026 00:00:00 GMT</pubDate>"
+                    "<dc:date>2027-01-01T00:00:00Z</dc:date></item>" +
+                    kRss2Tail;
+  ParseOptions options;
+  options.observed = observed;
+  ParsedFeed feed = parse_feed(doc, "future.xml", options);
+  ASSERT_EQ(feed.posts.size(), 3u);
+  EXPECT_EQ(date(feed.posts[0].published), "2026-09-02T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[1].published), "2026-09-02T23:00:00Z");  // within a day: kept
+  EXPECT_EQ(date(feed.posts[2].published), "2026-09-01T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[2].updated), "2026-09-02T00:00:00Z");
+  ASSERT_EQ(feed.warnings.size(), 2u) << ::testing::PrintToString(feed.warnings);
+  EXPECT_EQ(feed.warnings[0],
+            "future.xml: item 1 (far): published date 9999-12-31T00:00:00Z is after the snapshot was "
+            "observed (2026-09-02T00:00:00Z); the observed time used");
+  EXPECT_TRUE(has_warning(feed, "future.xml: item 3 (past): updated date 2027-01-01T00:00:00Z"));
+
+  // Without an observed time nothing can be judged.
+  ParsedFeed unknown = parse_feed(doc, "future.xml");
+  EXPECT_EQ(date(unknown.posts[0].published), "9999-12-31T00:00:00Z");
+  EXPECT_TRUE(unknown.warnings.empty());
+}
+
+TEST(FeedParser, ManyFutureDatesGiveFewWarnings) {
+  std::string doc = kRss2Head;
+  for (int i = 0; i < 50; ++i) {
+    doc += "<item><guid>g" + std::to_string(i) + "</guid><pubDate>Fri, 31 Dec 9999 00:00:00 GMT</pubDate></item>";
+  }
+  doc += kRss2Tail;
+  ParseOptions options;
+  options.observed = *parse_date("2026-09-02T00:00:00Z");
+  ParsedFeed feed = parse_feed(doc, "future.xml", options);
+  ASSERT_EQ(feed.posts.size(), 50u);
+  for (const auto& p : feed.posts) EXPECT_EQ(date(p.published), "2026-09-02T00:00:00Z");
+  ASSERT_EQ(feed.warnings.size(), 11u);
+  EXPECT_EQ(feed.warnings.back(), "future.xml: 40 more future dates replaced by the observed time");
+}
+
+// ---- bounds (issue 14, section 8) ----------------------------------------------------
+
+TEST(FeedParser, HundredThousandCategoriesBounded) {
+  std::string distinct = std::string(kRss2Head) + "<item><title>t</title>";
+  std::string same = distinct;
+  for (int i = 0; i < 100000; ++i) {
+    distinct += "<category>c" + std::to_string(i) + "</category>";
+    same += "<category>Same</category><dc:creator>Ann</dc:creator>";
+  }
+  distinct += "</item>" + std::string(kRss2Tail);
+  same += "</item>" + std::string(kRss2Tail);
+
+  ParsedFeed feed = parse_feed(distinct, "cats.xml");
+  ASSERT_EQ(feed.posts.size(), 1u);
+  ASSERT_EQ(feed.posts[0].categories.size(), 256u);
+  EXPECT_EQ(feed.posts[0].categories[0], "c0");
+  EXPECT_EQ(feed.posts[0].categories[255], "c255");
+  EXPECT_EQ(feed.warnings, std::vector<std::string>{
+                               "cats.xml: item 1: more than 256 authors or categories; the rest ignored"});
+
+  ParsedFeed repeated = parse_feed(same, "same.xml");
+  ASSERT_EQ(repeated.posts.size(), 1u);
+  EXPECT_EQ(join(repeated.posts[0].categories), "Same");
+  EXPECT_EQ(join(repeated.posts[0].authors), "Ann");
+  EXPECT_TRUE(repeated.warnings.empty());
+}
+
+// Items past the cap are not read, whether parse_feed cuts the bytes
+// before parsing (items of some size) or the walk stops counting them.
+TEST(FeedParser, ItemsPastMaxItemsSkippedWithOneWarning) {
+  auto count_of = [](const ParsedFeed& feed, const std::string& part) {
+    return std::count_if(feed.warnings.begin(), feed.warnings.end(),
+                         [&](const std::string& w) { return w.find(part) != std::string::npos; });
+  };
+  std::string doc = kRss2Head;
+  for (int i = 0; i < 25; ++i) doc += "<item><title>t" + std::to_string(i) + "</title></item>";
+  doc += kRss2Tail;
+  ParseOptions options;
+  options.max_items = 10;
+  ParsedFeed feed = parse_feed(doc, "many.xml", options);
+  ASSERT_EQ(feed.posts.size(), 10u);
+  EXPECT_EQ(feed.posts[9].title, "t9");
+  EXPECT_EQ(count_of(feed, "many.xml: 25 items; only the first 10 read (--max-items)"), 1);
+  EXPECT_EQ(count_of(feed, "items; only"), 1);
+  EXPECT_FALSE(feed.complete);
+  EXPECT_EQ(feed.items_skipped, 15u);
+
+  // Tiny items under the default cap, with the counts grouped.
+  std::string big = kRss2Head;
+  for (int i = 0; i < 12345; ++i) big += "<item/>";
+  big += kRss2Tail;
+  ParsedFeed capped = parse_feed(big, "big.xml");
+  EXPECT_EQ(capped.posts.size(), 10000u);
+  EXPECT_EQ(capped.warnings,
+            std::vector<std::string>{"big.xml: 12,345 items; only the first 10,000 read (--max-items)"});
+  EXPECT_FALSE(capped.complete);
+  EXPECT_EQ(capped.items_skipped, 2345u);
+
+  // RSS 1.0.
+  std::string rdf = kRss1Head;
+  for (int i = 0; i < 7; ++i) rdf += "<item rdf:about=\"i" + std::to_string(i) + "\"/>";
+  rdf += kRss1Tail;
+  options.max_items = 5;
+  ParsedFeed rss1 = parse_feed(rdf, "rdf.xml", options);
+  ASSERT_EQ(rss1.posts.size(), 5u);
+  EXPECT_EQ(rss1.posts[4].id, "i4");
+  EXPECT_EQ(count_of(rss1, "rdf.xml: 7 items; only the first 5 read (--max-items)"), 1);
 }
 
 }  // namespace
