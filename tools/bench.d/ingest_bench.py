@@ -4,7 +4,11 @@ database with `blogsearch-index add`, with the python baseline
 (baseline_ingest.py) and, as the parse floor, with `xmllint --noout`.
 
     ingest_bench.py --snapshots DIR --work DIR [--index BIN] [--runs N]
-                    [--markdown FILE]
+                    [--baseline-index BIN] [--only-blogsearch] [--markdown FILE]
+
+--baseline-index adds a row for another blogsearch-index (an earlier
+commit's build), run interleaved with BIN, for a side-by-side ratio;
+--only-blogsearch leaves out the python and xmllint rows.
 
 Whole-process wall time and peak RSS come from GNU time (/usr/bin/time, the
 Debian `time` package). Each tool runs --runs times, interleaved, each time
@@ -80,6 +84,9 @@ def main():
     parser.add_argument("--index", help="the blogsearch-index binary")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--markdown", help="also write the table here")
+    parser.add_argument("--baseline-index", help="an earlier blogsearch-index, timed beside BIN")
+    parser.add_argument("--only-blogsearch", action="store_true",
+                        help="time only the blogsearch-index binaries")
     args = parser.parse_args()
     if not os.path.isdir(args.snapshots):
         print(f"ingest bench: {args.snapshots}: not a directory", file=sys.stderr)
@@ -111,6 +118,25 @@ def main():
     else:
         tools["blogsearch-index add"] = (
             lambda db: [args.index, "add", "--db", db, args.snapshots], None)
+    baseline = "blogsearch-index add (baseline build)"
+    if args.baseline_index:
+        missing = has_add(args.baseline_index)
+        if missing:
+            print(f"ingest bench: {missing}: no baseline row")
+        else:
+            tools[baseline] = (lambda db: [args.baseline_index, "add", "--db", db, args.snapshots], None)
+    if not args.only_blogsearch:
+        add_rivals(tools, args, file_list)
+
+    # The database of each tool's last run is kept as WORK/<slug>-db.
+    slugs = {name: name.split()[0].replace("-index", "") for name in tools}
+    slugs[baseline] = "baseline"
+    defaults = "python3 feedparser+xapian, feedparser defaults"
+    slugs[defaults] = "python3-defaults"
+    run_and_report(tools, slugs, args, files, total_bytes)
+
+
+def add_rivals(tools, args, file_list):
     tools["python3 feedparser+xapian"] = (
         lambda db: ["/usr/bin/python3", os.path.join(HERE, "baseline_ingest.py"),
                     "--db", db, args.snapshots], None)
@@ -126,10 +152,11 @@ def main():
     else:
         print("ingest bench: xmllint not found (libxml2-utils): skipping the floor")
 
-    # The database of each tool's last run is kept as WORK/<slug>-db.
-    slugs = {name: name.split()[0].replace("-index", "") for name in tools}
+
+def run_and_report(tools, slugs, args, files, total_bytes):
+    work = os.path.abspath(args.work)
     defaults = "python3 feedparser+xapian, feedparser defaults"
-    slugs[defaults] = "python3-defaults"
+    baseline = "blogsearch-index add (baseline build)"
     results = {name: {"seconds": [], "cpu": [], "rss": [], "rc": [], "tail": ""}
                for name in tools}
     for run in range(args.runs):
@@ -176,7 +203,10 @@ def main():
     def verdict(ok):
         return "met" if ok else "NOT met"
 
-    if own in median:
+    if own in median and baseline in median:
+        lines.append(f"- this build / baseline build: **{median[own] / median[baseline]:.3f}x** wall, "
+                     f"{cpu[own] / cpu[baseline]:.3f}x CPU (side by side, interleaved)")
+    if own in median and python in median:
         # Judged on wall time; the CPU ratio is shown as well because the wall
         # times of a busy machine carry waiting that the CPU times do not.
         ratio = median[python] / median[own]
@@ -199,7 +229,7 @@ def main():
         lines.append(f"- documents in the blogsearch database: **{docs}** "
                      f"(expected {EXPECTED_DOCUMENTS:,}: "
                      f"{'right' if docs == EXPECTED_DOCUMENTS else 'WRONG'})")
-    else:
+    if own not in median:
         lines.append("blogsearch-index add not measured (no working `add` command yet).")
     print("\n".join(lines))
     if args.markdown:
