@@ -5,9 +5,12 @@
 #   - external entities, parameter entities and XInclude pointing at a local
 #     file and at a URL served on 127.0.0.1: nothing of the file reaches the
 #     index or `parse` output, and no request reaches the server;
-#   - 100,000 items in one feed: all indexed, in bounded time;
-#   - one 100 MB text node: indexed (truncated, with a warning) with peak
-#     RSS bounded (/usr/bin/time -f %M);
+#   - 100,000 items in one feed: the first 10,000 (--max-items) indexed with
+#     a warning, in memory that does not grow with the rest; with
+#     --max-items 100000 all of them, in bounded time;
+#   - a file over --max-body (32 MiB): one error naming it, nothing lost;
+#   - one 100 MB text node (--max-body raised): indexed (truncated, with a
+#     warning) with peak RSS bounded (/usr/bin/time -f %M);
 #   - NUL bytes, invalid UTF-8 in element names and in CDATA, and one
 #     document mixing UTF-8 and Windows-1252: warnings, no errors, and the
 #     words are searchable as proper UTF-8;
@@ -127,11 +130,21 @@ with open(sys.argv[1], "w") as f:
                 f'<pubDate>Tue, 01 Sep 2026 08:00:00 GMT</pubDate><description>&lt;p&gt;body {i} word{i % 1000}&lt;/p&gt;</description></item>\n')
     f.write('</channel></rss>\n')
 PY
+add "100,000 items, default bound" --feed many "$tmp/many"
+grep -q 'many.xml: 100000 items; only the first 10000 read' "$tmp/err" ||
+  { cat "$tmp/err"; fail "100,000 items: no warning naming the file and the bound"; }
+count=$(search_count manyitems)
+[ "${count:-0}" -eq 10000 ] || fail "100,000 items, default bound: ${count:-0} indexed, expected 10000"
+rss=$(( $(cat "$tmp/rss") / 1024 ))
+limit=$(( 200 * slow ))
+[ "$rss" -le "$limit" ] || fail "100,000 items, default bound: peak RSS ${rss} MiB > ${limit} MiB"
+echo "100,000 items: the first 10,000 indexed with a warning, peak RSS ${rss} MiB (bound ${limit})"
+echo '<!-- the same feed again, as another snapshot -->' >> "$tmp/many/many.xml"
 start=$(date +%s)
-add "100,000 items" --feed many "$tmp/many"
+add "100,000 items" --feed many --max-items 100000 "$tmp/many"
 secs=$(( $(date +%s) - start ))
 count=$(search_count manyitems)
-[ "${count:-0}" -eq 100000 ] || fail "100,000 items: ${count:-0} indexed"
+[ "${count:-0}" -eq 100000 ] || fail "100,000 items, --max-items 100000: ${count:-0} indexed"
 [ "$secs" -le $(( 120 * slow )) ] || fail "100,000 items took ${secs}s"
 # The writer holds one feed's posts in memory until it commits them (about
 # 480 MiB for these 100,000 items, 22 MB of XML); the bound catches a blowup
@@ -142,6 +155,23 @@ limit=$(( 768 * slow ))
 echo "100,000 items: all indexed in ${secs}s, peak RSS ${rss} MiB (bound ${limit})"
 
 # --- one 100 MB text node -------------------------------------------------------
+# Over --max-body: skipped with one error line naming the file (exit 3:
+# the rest of the run was indexed), nothing read into memory.
+mkdir -p "$tmp/big"
+head -c $((40 << 20)) /dev/zero | tr '\0' ' ' > "$tmp/big/big.xml"
+printf '<rss version="2.0"><channel><title>small</title><item><guid>small-1</guid><title>besidebig</title></item></channel></rss>' > "$tmp/big/small.xml"
+status=0
+/usr/bin/time -f %M -o "$tmp/rss" "$BLOGSEARCH_INDEX" add --quiet --db "$db" --feed big "$tmp/big" > "$tmp/out" 2> "$tmp/err" || status=$?
+[ "$status" -eq 3 ] || { cat "$tmp/err"; fail "a file over --max-body: add exited $status, expected 3"; }
+grep -q 'big.xml: larger than the snapshot limit of 33554432 bytes' "$tmp/err" ||
+  { cat "$tmp/err"; fail "a file over --max-body: no error naming it"; }
+rss=$(( $(cat "$tmp/rss") / 1024 ))
+[ "$rss" -le $(( 40 * slow )) ] || fail "a file over --max-body was read into memory (peak RSS ${rss} MiB)"
+still_there "a file over --max-body"
+[ "$(search_count besidebig)" = 1 ] || fail "the feed beside the file over --max-body was not indexed"
+echo "a 40 MiB file over --max-body: one error naming it, peak RSS ${rss} MiB"
+rm -rf "$tmp/big"
+
 mkdir -p "$tmp/huge"
 {
   printf '<rss version="2.0"><channel><title>huge</title><item><guid>huge-1</guid><title>hugenode</title><description>'
@@ -149,7 +179,7 @@ mkdir -p "$tmp/huge"
   printf '</description></item><item><guid>huge-2</guid><title>afterhuge</title></item></channel></rss>'
 } > "$tmp/huge/huge.xml"
 start=$(date +%s)
-add "100 MB text node" --feed huge "$tmp/huge"
+add "100 MB text node" --feed huge --max-body $((200 << 20)) "$tmp/huge"
 secs=$(( $(date +%s) - start ))
 rss=$(( $(cat "$tmp/rss") / 1024 ))
 grep -q 'truncated' "$tmp/err" || { cat "$tmp/err"; fail "100 MB text node: no truncation warning"; }
