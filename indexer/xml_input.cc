@@ -12,6 +12,7 @@
 #include "indexer/encoding.h"
 #include "indexer/feed_parser.h"
 #include "indexer/xml_cdata.h"
+#include "indexer/xml_repair.h"
 
 namespace blogsearch {
 namespace {
@@ -163,6 +164,11 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
     ErrorCapture capture(&log);
     return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, options));
   };
+  auto parse_with = [&](std::string_view text, ErrorLog& log, int with) {
+    ErrorCapture capture(&log);
+    if (text.size() > static_cast<std::size_t>(INT_MAX)) return XmlDoc();
+    return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, with));
+  };
   ErrorLog log;
   XmlDoc owned;
   std::string marked;
@@ -181,7 +187,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
   if (!log.undeclared.empty() && rewrite_html_entities(input, log.undeclared, rewritten)) {
     ErrorLog second;
     XmlDoc again = parse(rewritten, second);
-    if (again && second.count < log.count) {
+    if (again && second.count == 0) {
       warnings.push_back(name + ":" + std::to_string(log.first_line) + ": undeclared HTML entities (&" +
                          log.undeclared[0] + ";" + (log.undeclared.size() > 1 ? " and others" : "") +
                          ") read as characters");
@@ -189,8 +195,52 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
       log = std::move(second);
     }
   }
-  xmlDoc* doc = owned.get();
   std::string where = name + ":" + std::to_string(log.first_line);
+  if (log.count > 0) {
+    // The recovery path (xml_repair.h): libxml2's own recovery has lost
+    // entities and items by now, so the document is rewritten as XML and
+    // parsed again. Only broken documents get here.
+    RepairOptions repair_options;
+    repair_options.max_text_bytes = parse_options.max_text_bytes;
+    RepairResult fixed = repair_xml(input, repair_options);
+    // The repair keeps every text node under the size it is given; past
+    // libxml2's own 10 MB limit the parse must allow it.
+    int reparse = options;
+    if (repair_options.max_text_bytes + 8 >= 10000000) reparse |= XML_PARSE_HUGE;
+    ErrorLog after;
+    XmlDoc again;
+    if (!fixed.root.empty()) {
+      std::string marked_again;
+      std::vector<std::string_view> sections_again;
+      if (utf8 && mark_cdata_sections(fixed.text, marked_again, sections_again)) {
+        again = parse_with(marked_again, after, reparse);
+        if (after.count > 0 || !again || !restore_cdata_sections(again.get(), sections_again)) {
+          again.reset();
+          after = ErrorLog();
+        }
+      }
+      if (!again) again = parse_with(fixed.text, after, reparse);
+    }
+    // The repaired text is well-formed by construction; errors left in it
+    // are limits libxml2 enforces (entity amplification), which the strict
+    // parse would have met too had its recovery not stopped expanding.
+    if (again && xmlDocGetRootElement(again.get()) != nullptr) {
+      owned = std::move(again);
+      std::string w = where + ": malformed XML, recovered: " + log.first_message;
+      if (log.count > 1) w += " (and " + std::to_string(log.count - 1) + " more errors)";
+      std::string what = fixed.summary();
+      if (!what.empty()) w += "; repaired: " + what;
+      if (after.count > 0) w += "; then: " + after.first_message;
+      warnings.push_back(std::move(w));
+      log = ErrorLog();
+    }
+    if (!fixed.root.empty() && !fixed.root_closed) {
+      feed.complete = false;
+      warnings.push_back(name + ": document ends before </" + fixed.root +
+                         "> (truncated?); only complete items kept");
+    }
+  }
+  xmlDoc* doc = owned.get();
   if (!owned || xmlDocGetRootElement(doc) == nullptr) {
     throw FeedError(where + ": not XML" +
                     (log.count > 0 ? " (" + log.first_message + ")" : std::string()));
