@@ -16,8 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
-#include <optional>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -35,24 +33,26 @@ using nlohmann::json;
 // every item must not give thousands of lines.
 constexpr std::size_t kMaxTypeWarnings = 5;
 
-// A published date this long after the snapshot was observed cannot be true.
-constexpr Time kFutureSlack = 24 * 60 * 60;
-
 std::vector<std::string> people_or(std::vector<std::string> first, std::vector<std::string> second) {
   return first.empty() ? std::move(second) : std::move(first);
 }
 
-// Keeps the first of each value, in order; linear in the list's length.
-void dedup(std::vector<std::string>& list) {
-  std::unordered_set<std::string> seen;
-  seen.reserve(list.size());
-  std::size_t kept = 0;
-  for (auto& v : list) {
-    if (v.empty() || !seen.insert(v).second) continue;
-    if (&list[kept] != &v) list[kept] = std::move(v);
-    ++kept;
+// As for XML feeds (feed_parser.cc): an item's authors and categories
+// stop at this many, so the scan for duplicates is bounded and 100,000 tags
+// cost time linear in their bytes.
+constexpr std::size_t kMaxListEntries = 256;
+
+// Adds value unless empty or present; sets `full` when the list is full.
+void add_unique(std::vector<std::string>& list, std::string value, bool& full) {
+  if (value.empty()) return;
+  for (const auto& v : list) {
+    if (v == value) return;
   }
-  list.resize(kept);
+  if (list.size() >= kMaxListEntries) {
+    full = true;
+    return;
+  }
+  list.push_back(std::move(value));
 }
 
 // One item as read, before URLs can be resolved (feed_url and
@@ -65,6 +65,7 @@ struct Draft {
   std::vector<std::string> authors, author;  // 1.1 `authors`, 1.0 `author`
   std::string published, modified;
   bool truncated = false;
+  bool list_full = false;  // a list reached kMaxListEntries
 };
 
 class Reader final : public json::json_sax_t {
@@ -242,7 +243,8 @@ class Reader final : public json::json_sax_t {
       return true;
     }
     if (in(Frame::kTags)) {
-      items_.back().post.categories.push_back(collapse_whitespace(capped(std::move(*value))));
+      Draft& d = items_.back();
+      add_unique(d.post.categories, collapse_whitespace(capped(std::move(*value))), d.list_full);
     } else if (std::string* slot = string_slot()) {
       *slot = capped(std::move(*value));
     }
@@ -322,9 +324,14 @@ class Reader final : public json::json_sax_t {
     frames_.pop_back();
     if (done == Frame::kItem) item_open_ = false;
     if (done == Frame::kPerson) {
-      std::string who = collapse_whitespace(person_name_);
-      if (who.empty()) who = trim_copy(person_url_);
-      if (!who.empty()) people(owner_).push_back(std::move(who));
+      // A name is read as an XML author element is (markup and "by "
+      // dropped, bylines that join people split), so a post has the same
+      // authors whichever format its feed uses.
+      std::vector<std::string> who = split_byline(person_text(person_name_));
+      if (who.empty() && !trim_copy(person_url_).empty()) who.push_back(trim_copy(person_url_));
+      bool unused = false;
+      bool& full = (owner_ == Owner::kItemAuthors || owner_ == Owner::kItemAuthor) ? items_.back().list_full : unused;
+      for (auto& one : who) add_unique(people(owner_), std::move(one), full);
     }
     if (frames_.empty()) {
       root_closed_ = true;
@@ -344,18 +351,6 @@ class Reader final : public json::json_sax_t {
       case Owner::kItemAuthor: break;
     }
     return items_.back().author;
-  }
-
-  std::optional<Time> date(const std::string& text, std::size_t item, const char* field) {
-    if (trim_copy(text).empty()) return std::nullopt;
-    std::optional<Time> t = parse_date(text);
-    if (t && options_.observed != 0 && *t > options_.observed + kFutureSlack) {
-      feed_.warnings.push_back(name_ + ": item " + std::to_string(item) + ": " + field + " " +
-                               format_rfc3339(*t) + " is after the snapshot was observed; " +
-                               format_rfc3339(options_.observed) + " used");
-      t = options_.observed;
-    }
-    return t;
   }
 
   const std::string& name_;
@@ -427,8 +422,11 @@ void Reader::finish(std::size_t size) {
                              " more field(s) of the wrong type ignored");
   }
   if (skipped_items_ > 0) {
-    feed_.warnings.push_back(name_ + ": more than " + std::to_string(options_.max_items) + " items; " +
-                             std::to_string(skipped_items_) + " skipped");
+    // As for XML: the items past the bound are unknown, not gone.
+    feed_.items_skipped = skipped_items_;
+    feed_.complete = false;
+    feed_.warnings.push_back(name_ + ": " + std::to_string(items_seen_) + " items; only the first " +
+                             std::to_string(options_.max_items) + " read (--max-items)");
   }
   if (feed_truncated_) {
     feed_.warnings.push_back(name_ + ": feed text longer than " + std::to_string(options_.max_text_bytes) +
@@ -448,7 +446,6 @@ void Reader::finish(std::size_t size) {
   const std::string& item_base = !base.empty() ? base : feed_.link;
 
   std::vector<std::string> feed_people = people_or(std::move(feed_authors_), std::move(feed_author_));
-  dedup(feed_people);
   feed_.posts.reserve(items_.size());
   for (std::size_t i = 0; i < items_.size(); ++i) {
     Draft& d = items_[i];
@@ -464,10 +461,10 @@ void Reader::finish(std::size_t size) {
     // carry both, naming the same people. An item without any has the
     // feed's.
     p.authors = people_or(people_or(std::move(d.authors), std::move(d.author)), feed_people);
-    dedup(p.authors);
-    dedup(p.categories);
-    p.published = date(d.published, i + 1, "date_published");
-    p.updated = date(d.modified, i + 1, "date_modified");
+    // Dates after the observed time are settled by parse_feed, for every
+    // format alike.
+    p.published = parse_date(d.published);
+    p.updated = parse_date(d.modified);
     p.summary_is_html = false;  // the spec: a plain text sentence or two
     if (d.has_summary) p.summary = d.summary;
     if (d.has_html && !d.content_html.empty()) {
@@ -479,6 +476,10 @@ void Reader::finish(std::size_t size) {
     } else if (d.has_summary) {
       p.content = std::move(d.summary);
       p.content_is_html = false;
+    }
+    if (d.list_full) {
+      feed_.warnings.push_back(name_ + ": item " + std::to_string(i + 1) + ": more than " +
+                               std::to_string(kMaxListEntries) + " authors or categories; the rest ignored");
     }
     if (d.truncated) {
       feed_.warnings.push_back(name_ + ": item " + std::to_string(i + 1) + ": text longer than " +

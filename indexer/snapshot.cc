@@ -32,7 +32,10 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 bool is_snapshot_name(const std::string& name) {
   if (name.empty() || name[0] == '.') return false;
-  if (ends_with(name, ".json") || ends_with(name, ".md") || ends_with(name, ".toml")) return false;
+  // A JSON Feed body is a snapshot; what an archiver records beside a body
+  // (FILE.headers.json, or headers.json in a scraped feed's history) is not.
+  if (name == "headers.json" || ends_with(name, ".headers.json")) return false;
+  if (ends_with(name, ".md") || ends_with(name, ".toml")) return false;
   return true;
 }
 
