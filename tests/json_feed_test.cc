@@ -7,13 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
+#include "indexer/snapshot.h"
 #include "tests/utf8_check.h"
 
 namespace blogsearch {
@@ -584,6 +587,42 @@ TEST(JsonFeed, LongErrorTokenKeptShort) {
   } catch (const FeedError& e) {
     EXPECT_LT(std::string(e.what()).size(), 300u);
   }
+}
+
+// ---- Ingest: a JSON Feed body in an archive folder ------------------------------
+
+// A folder of snapshots may hold JSON Feed bodies: they are collected, with
+// what their headers file says; the headers files themselves are not.
+TEST(JsonFeed, CollectedAsSnapshotsBesideTheirHeaders) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("json_feed_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "pots");
+  auto write = [](const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; };
+  write(dir / "pots" / "2025-02-15T000000Z.json", read_source("tests/feeds/json/spec-1.1.json"));
+  write(dir / "pots" / "2025-02-15T000000Z.headers.json",
+        R"({"fetchedAt": "2025-02-15T00:00:00Z", "status": 200, "finalUrl": "https://pots.example.com/f/feed.json"})");
+  write(dir / "pots" / "headers.json", R"({"fetchedAt": "2025-02-16T00:00:00Z"})");
+  std::vector<std::string> errors;
+  std::vector<Snapshot> snaps = collect_snapshots({dir.string()}, "", errors);
+  fs::path expected = dir / "pots" / "2025-02-15T000000Z.json";
+  ASSERT_EQ(snaps.size(), 1u);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(snaps[0].path, expected.string());
+  EXPECT_EQ(snaps[0].feed_id, "pots");
+  EXPECT_EQ(date(snaps[0].observed), "2025-02-15T00:00:00Z");
+  EXPECT_EQ(snaps[0].final_url, "https://pots.example.com/f/feed.json");
+  // What the snapshot knows reaches the parser: the final URL is the base
+  // for relative item urls.
+  ParseOptions options = parse_options_for(snaps[0]);
+  EXPECT_EQ(options.base_url, "https://pots.example.com/f/feed.json");
+  ParsedFeed feed = parse_feed(R"({"version": "https://jsonfeed.org/version/1.1", "home_page_url": "/",
+                                   "items": [{"id": "r", "url": "rel"}]})",
+                               snaps[0].path, options);
+  ASSERT_EQ(feed.posts.size(), 1u);
+  EXPECT_EQ(feed.posts[0].link, "https://pots.example.com/f/rel");
+  EXPECT_EQ(feed.link, "https://pots.example.com/");
+  fs::remove_all(dir);
 }
 
 }  // namespace
