@@ -556,8 +556,8 @@ Utf8Text decode_to_utf8(std::string_view bytes, std::string_view http_charset, c
       }
       if (c.encoding == &kUtf8) {
         const Candidate* next = i == 0 ? &candidates[1] : nullptr;
-        if (!is_utf8() && next != nullptr && next->encoding != nullptr && next->encoding != &kUtf8 &&
-            !wide(next->encoding)) {
+        if (next != nullptr && next->encoding != nullptr && next->encoding != &kUtf8 && !wide(next->encoding) &&
+            !is_utf8()) {
           warnings.push_back(name + ": " + says(c) + " but the bytes are not UTF-8; read as " +
                              next->encoding->name + " as the " + next->source + " says");
           continue;
