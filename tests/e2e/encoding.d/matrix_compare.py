@@ -4,9 +4,11 @@
 usage: matrix_compare.py BLOGSEARCH_INDEX MATRIX.TSV WORKDIR
 
 Writes each row's document to WORKDIR, reads it with `blogsearch-index parse`
-(the row's HTTP charset given with --charset) and with feedparser (the charset
-in response_headers' Content-Type), and counts a reader right on a row when
-the item's title and description both equal the expected text. Prints both
+and with feedparser, and counts a reader right on a row when the item's title
+and description both equal the expected text. A row's HTTP charset reaches
+blogsearch as `fetch` records it, in the Content-Type of NN.headers.json
+beside the file, and must give the same text when given with --charset
+instead; feedparser gets it in response_headers' Content-Type. Prints both
 scores, and the rows each got wrong. Exits 1 unless blogsearch is right at
 least as often as feedparser and right on every row whose bytes determine the
 answer.
@@ -83,10 +85,18 @@ def document(r):
 
 
 def blogsearch_reads(binary, path, http):
-    cmd = [binary, "parse"]
     if http:
-        cmd += ["--charset", http]
-    p = subprocess.run(cmd + [path], capture_output=True, timeout=60)
+        with open(path[:-len(".xml")] + ".headers.json", "w") as f:
+            json.dump({"status": 200, "contentType": "application/rss+xml; charset=" + http}, f)
+        got = parse_output(binary, [path])
+        if got != parse_output(binary, ["--charset", http, path]):
+            return None, "--charset and headers.json disagree"
+        return got
+    return parse_output(binary, [path])
+
+
+def parse_output(binary, args):
+    p = subprocess.run([binary, "parse"] + args, capture_output=True, timeout=60)
     if p.returncode != 0 or not p.stdout.strip():
         return None, p.stderr.decode("utf-8", "replace").strip()
     out = json.loads(p.stdout.decode("utf-8").splitlines()[0])
