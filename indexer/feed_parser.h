@@ -1,9 +1,10 @@
 // feed_parser.h: RSS 0.9x/2.0, RSS 1.0 (RDF), Atom 1.0 and Atom 0.3 -> posts.
 //
 // Uses libxml2 with no network access, no DTD or external entity loading and
-// bounded entity expansion. Encodings come from the BOM or XML declaration; a
-// feed declared UTF-8 that carries Windows-1252 bytes, or has no declaration,
-// is recovered. Malformed XML is recovered where libxml2 can, with a warning
+// bounded entity expansion. Encodings follow the WHATWG labels and RFC 7303
+// (BOM, then ParseOptions::http_charset, then the XML declaration; see
+// encoding.h); a feed declared UTF-8 that carries Windows-1252 bytes, or has
+// no declaration, is recovered. Malformed XML is recovered where libxml2 can, with a warning
 // naming the file and line in ParsedFeed::warnings.
 #pragma once
 

@@ -1,9 +1,9 @@
 // xml_input.h: turning the bytes of a feed into a libxml2 tree, safely.
 //
-// Private to the indexer (used by feed_parser.cc). read_xml decides the
-// encoding (BOM, XML declaration, else UTF-8), repairs what real feeds get
-// wrong (Windows-1252 bytes in a UTF-8 feed, control characters and NULs that
-// XML forbids), then parses with recovery, without network, DTD or external
+// Private to the indexer (used by feed_parser.cc). read_xml has the text
+// decoded to UTF-8 (encoding.h: BOM, HTTP charset, XML declaration, with
+// Windows-1252 bytes in a UTF-8 feed and the control characters and NULs XML
+// forbids repaired), then parses with recovery, without network, DTD or external
 // entity loading, and within libxml2's default size and depth limits.
 // Everything recovered becomes one warning line each in `warnings`; input
 // that yields no tree at all throws FeedError naming the file.
