@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -498,51 +499,60 @@ struct Iconv {
   bool ok() const { return cd != reinterpret_cast<iconv_t>(-1); }
 };
 
-// Offset of the first byte that is not part of well-formed UTF-8, or
-// size(); glibc's decoder rejects overlong forms and surrogates as RFC 8259
-// (and nlohmann's lexer) do.
-std::size_t first_bad_utf8(std::string_view b, std::size_t from) {
-  Iconv check("UTF-8", "UTF-8");
-  if (!check.ok()) return b.size();
-  char* in = const_cast<char*>(b.data()) + from;
-  std::size_t left = b.size() - from;
-  char out[4096];
-  while (left > 0) {
-    char* o = out;
-    std::size_t room = sizeof out;
-    if (iconv(check.cd, &in, &left, &o, &room) == static_cast<std::size_t>(-1) && errno != E2BIG) break;
-  }
-  return b.size() - left;
-}
+// Finds and re-reads bytes that are not UTF-8; the converters are opened
+// once per document, as a Latin-1 document may hold thousands of such bytes.
+class Utf8Repair {
+ public:
+  Utf8Repair() : check_("UTF-8", "UTF-8"), latin_("UTF-8", "WINDOWS-1252") {}
 
-// Each byte that is not UTF-8 re-read as Windows-1252 (JSON written by a
-// Latin-1 program is the usual cause); the five bytes it leaves undefined
-// become U+FFFD. `count` gets how many bytes were re-read.
-std::string repair_utf8(std::string_view b, std::size_t& count) {
-  Iconv latin("UTF-8", "WINDOWS-1252");
-  std::string out;
-  out.reserve(b.size() + b.size() / 8);
-  count = 0;
-  std::size_t at = 0;
-  while (at < b.size()) {
-    std::size_t bad = first_bad_utf8(b, at);
-    out.append(b.data() + at, bad - at);
-    if (bad >= b.size()) break;
-    ++count;
-    char byte = b[bad];
-    char utf8[8];
-    char* in = &byte;
-    char* o = utf8;
-    std::size_t in_left = 1, room = sizeof utf8;
-    if (latin.ok() && iconv(latin.cd, &in, &in_left, &o, &room) != static_cast<std::size_t>(-1)) {
-      out.append(utf8, o);
-    } else {
-      out += "\xEF\xBF\xBD";
+  // Offset of the first byte from `from` on that is not part of well-formed
+  // UTF-8, or size(); glibc's decoder rejects overlong forms and surrogates
+  // as RFC 8259 (and nlohmann's lexer) do.
+  std::size_t first_bad(std::string_view b, std::size_t from) {
+    if (!check_.ok()) return b.size();
+    iconv(check_.cd, nullptr, nullptr, nullptr, nullptr);
+    char* in = const_cast<char*>(b.data()) + from;
+    std::size_t left = b.size() - from;
+    char out[4096];
+    while (left > 0) {
+      char* o = out;
+      std::size_t room = sizeof out;
+      if (iconv(check_.cd, &in, &left, &o, &room) == static_cast<std::size_t>(-1) && errno != E2BIG) break;
     }
-    at = bad + 1;
+    return b.size() - left;
   }
-  return out;
-}
+
+  // Each byte that is not UTF-8 re-read as Windows-1252 (JSON written by a
+  // Latin-1 program is the usual cause); the five bytes it leaves undefined
+  // become U+FFFD. `count` gets how many bytes were re-read.
+  std::string repair(std::string_view b, std::size_t& count) {
+    std::string out;
+    out.reserve(b.size() + b.size() / 8);
+    count = 0;
+    std::size_t at = 0;
+    while (at < b.size()) {
+      std::size_t bad = first_bad(b, at);
+      out.append(b.data() + at, bad - at);
+      if (bad >= b.size()) break;
+      ++count;
+      char byte = b[bad];
+      char utf8[8];
+      char* in = &byte;
+      char* o = utf8;
+      std::size_t in_left = 1, room = sizeof utf8;
+      if (latin_.ok() && iconv(latin_.cd, &in, &in_left, &o, &room) != static_cast<std::size_t>(-1)) {
+        out.append(utf8, o);
+      } else {
+        out += "\xEF\xBF\xBD";
+      }
+      at = bad + 1;
+    }
+    return out;
+  }
+
+ private:
+  Iconv check_, latin_;
+};
 
 void read_document(std::string_view text, const std::string& name, const ParseOptions& options,
                    ParsedFeed& feed) {
@@ -569,26 +579,28 @@ void parse_json_feed(std::string_view bytes, const std::string& name, const Pars
                      ParsedFeed& feed) {
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
   ParsedFeed first = feed;
+  std::exception_ptr refused;
   try {
     read_document(bytes, name, options, first);
-    // Most documents parse; one that failed may only hold bytes that are
-    // not UTF-8, which nlohmann's lexer stops at.
-    if (first.complete) {
-      feed = std::move(first);
+  } catch (const FeedError&) {
+    refused = std::current_exception();
+  }
+  // Most documents parse; one that failed may only hold bytes that are not
+  // UTF-8, which nlohmann's lexer stops at: those are re-read and the
+  // document parsed again.
+  if (refused || !first.complete) {
+    Utf8Repair utf8;
+    if (utf8.first_bad(bytes, 0) < bytes.size()) {
+      std::size_t count = 0;
+      std::string repaired = utf8.repair(bytes, count);
+      feed.warnings.push_back(name + ": not valid UTF-8; " + std::to_string(count) +
+                              " byte(s) read as Windows-1252");
+      read_document(repaired, name, options, feed);
       return;
     }
-  } catch (const FeedError&) {
-    if (first_bad_utf8(bytes, 0) >= bytes.size()) throw;
   }
-  if (first_bad_utf8(bytes, 0) >= bytes.size()) {
-    feed = std::move(first);
-    return;
-  }
-  std::size_t count = 0;
-  std::string repaired = repair_utf8(bytes, count);
-  feed.warnings.push_back(name + ": not valid UTF-8; " + std::to_string(count) +
-                          " byte(s) read as Windows-1252");
-  read_document(repaired, name, options, feed);
+  if (refused) std::rethrow_exception(refused);
+  feed = std::move(first);
 }
 
 }  // namespace blogsearch
