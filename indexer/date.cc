@@ -239,6 +239,42 @@ int name_index(std::string_view word, const std::array<const char*, N>& names) {
   return -1;
 }
 
+struct LocalName {
+  const char* word;  // lower case, UTF-8
+  int month;         // 1-12; 0 for a day name
+};
+
+// German and French names that are not prefixes of English ones (Miniflux
+// meets them too); whole words only. French "mar" (mardi) is missing: it is
+// English March.
+constexpr LocalName kLocalNames[] = {
+    {"januar", 1},     {"jänner", 1},     {"janvier", 1},    {"janv", 1},
+    {"februar", 2},    {"février", 2},    {"fevrier", 2},    {"févr", 2},
+    {"märz", 3},       {"maerz", 3},      {"mär", 3},        {"mars", 3},
+    {"avril", 4},      {"avr", 4},        {"mai", 5},        {"juni", 6},
+    {"juin", 6},       {"juli", 7},       {"juillet", 7},    {"juil", 7},
+    {"août", 8},       {"aout", 8},       {"septembre", 9},  {"oktober", 10},
+    {"okt", 10},       {"octobre", 10},   {"novembre", 11},  {"dezember", 12},
+    {"dez", 12},       {"décembre", 12},  {"decembre", 12},  {"déc", 12},
+    {"montag", 0},     {"dienstag", 0},   {"mittwoch", 0},   {"donnerstag", 0},
+    {"freitag", 0},    {"samstag", 0},    {"sonntag", 0},    {"mo", 0},
+    {"di", 0},         {"mi", 0},         {"do", 0},         {"fr", 0},
+    {"sa", 0},         {"so", 0},         {"lundi", 0},      {"mardi", 0},
+    {"mercredi", 0},   {"jeudi", 0},      {"vendredi", 0},   {"samedi", 0},
+    {"dimanche", 0},   {"lun", 0},        {"mer", 0},        {"jeu", 0},
+    {"ven", 0},        {"sam", 0},        {"dim", 0},
+};
+
+// The month (1-12) a word names, 0 for a day name, -1 for neither.
+int month_or_day(std::string_view w) {
+  if (int m = name_index(w, kMonths); m >= 0) return m + 1;
+  if (name_index(w, kWeekdays) >= 0) return 0;
+  for (const LocalName& n : kLocalNames) {
+    if (w == n.word) return n.month;
+  }
+  return -1;
+}
+
 struct Zone {
   const char* name;
   int minutes;  // east of UTC
@@ -381,6 +417,17 @@ class Reader {
       }
       return true;
     }
+    // French "14h05".
+    if (t.digits <= 2 && number_at(i_ + 2, true) && t_[i_ + 2].digits == 2) {
+      const Token& h = t_[i_ + 1];
+      if (h.kind == Token::kWord && !h.space_before && h.size == 1 && lower(s_[h.begin]) == 'h') {
+        if (f.hour >= 0) return false;
+        f.hour = t.value;
+        f.minute = t_[i_ + 2].value;
+        i_ += 2;
+        return true;
+      }
+    }
     // A numeric date: the same separator twice, no spaces.
     for (char sep : {'-', '/', '.'}) {
       if (punct_at(i_ + 1, sep, true) && number_at(i_ + 2, true) && punct_at(i_ + 3, sep, true) &&
@@ -423,7 +470,7 @@ class Reader {
     if (next && next->kind == Token::kWord && !next->space_before) {
       char buf[4];
       std::string_view w = lowered(*next, buf, sizeof buf);
-      if (w == "st" || w == "nd" || w == "rd" || w == "th") {
+      if (w == "st" || w == "nd" || w == "rd" || w == "th" || w == "er") {
         n.ordinal = true;
         ++i_;
       }
@@ -436,18 +483,21 @@ class Reader {
     char buf[16];
     std::string_view w = lowered(t, buf, sizeof buf);
     if (w.empty()) return false;
+    // German "am" (on) comes before any time; the meridiem after one.
+    if (w == "am" && f.hour < 0) return true;
     if (w == "am" || w == "pm") return set_meridiem(f, w == "am" ? 0 : 12);
     // "T" between date and time, and the little words of "the 7th of March
-    // 2025 at 14:05".
-    if ((w == "t" && number_at(i_ + 1, true)) || w == "at" || w == "of" || w == "the" || w == "on") {
-      return true;
+    // 2025 at 14:05", "le 7 mars", "den 7. März 2025 um 14:05 Uhr".
+    if (w == "t" && number_at(i_ + 1, true)) return true;
+    for (std::string_view little : {"at", "of", "the", "on", "le", "den", "um", "uhr", "à"}) {
+      if (w == little) return true;
     }
-    if (int m = name_index(w, kMonths); m >= 0) {
+    if (int m = month_or_day(w); m >= 0) {
+      if (m == 0) return true;
       if (f.month >= 0) return false;
-      f.month = m + 1;
+      f.month = m;
       return true;
     }
-    if (name_index(w, kWeekdays) >= 0) return true;
     int minutes = 0;
     bool known = false;
     for (const Zone& z : kZones) {

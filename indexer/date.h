@@ -12,6 +12,8 @@
 //   - month names, whole or cut to three or more letters ("Sept", "Mar."),
 //     before or after the day ("March 7, 2025", "7 March 2025"), ordinal
 //     days ("7th", "1st"), "at" or "T" before the time;
+//   - German and French month and day names ("17. März 2025", "jeu. 7 août
+//     2025 à 14h05"), as Miniflux reads them;
 //   - the 12-hour clock ("2:05 PM", "2:05pm", "2 p.m.");
 //   - numeric dates: year first ("2025-3-7", "2025/03/07"), or year last,
 //     where a field above 12 decides which is the day; when both could be,

@@ -324,6 +324,22 @@ TEST(Date, NumericDayAndMonth) {
   });
 }
 
+// German and French names, which Miniflux also reads.
+TEST(Date, GermanAndFrenchNames) {
+  expect_dates({
+      {"Mo, 17 Mär 2025 14:05:09 +0100", "2025-03-17T13:05:09Z"},
+      {"Di, 07 Okt 2025 14:05:09 +0200", "2025-10-07T12:05:09Z"},
+      {"Dienstag, 7. Oktober 2025 um 14:05 Uhr", "2025-10-07T14:05:00Z"},
+      {"am 7. März 2025", "2025-03-07T00:00:00Z"},
+      {"Fr, 19 Dez 2025 08:00:00 GMT", "2025-12-19T08:00:00Z"},
+      {"vendredi 7 mars 2025", "2025-03-07T00:00:00Z"},
+      {"le 7 mars 2025 à 14h05", "2025-03-07T14:05:00Z"},
+      {"jeu. 7 août 2025 14:05 CEST", "2025-08-07T12:05:00Z"},
+      {"7 déc. 2025", "2025-12-07T00:00:00Z"},
+      {"1er mai 2025", "2025-05-01T00:00:00Z"},
+  });
+}
+
 // RFC 2822's two-digit years, and four digits taken as written.
 TEST(Date, Years) {
   expect_dates({
