@@ -3,10 +3,13 @@
 // Private to the indexer (used by feed_parser.cc). read_xml has the text
 // decoded to UTF-8 (encoding.h: BOM, HTTP charset, XML declaration, with
 // Windows-1252 bytes in a UTF-8 feed and the control characters and NULs XML
-// forbids repaired), then parses with recovery, without network, DTD or external
-// entity loading, and within libxml2's default size and depth limits.
-// Everything recovered becomes one warning line each in `warnings`; input
-// that yields no tree at all throws FeedError naming the file.
+// forbids repaired), then parses it strictly, without network, DTD or external
+// entity loading, and within libxml2's default size and depth limits. Only
+// when that parse reports an error is the text rewritten as well-formed XML
+// (xml_repair.h) and parsed again; a document whose root element never
+// closes clears ParsedFeed::complete. Everything recovered becomes one
+// warning line each in `warnings`; input that yields no tree at all throws
+// FeedError naming the file.
 #pragma once
 
 #include <libxml/tree.h>
