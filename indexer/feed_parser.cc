@@ -427,6 +427,20 @@ class Walker {
     return item_number_ == 0 ? name_ : name_ + ": item " + std::to_string(item_number_);
   }
 
+  // A zone name parse_date does not know leaves the date in UTC, hours off;
+  // said once per document, since a feed writes all its dates alike.
+  std::optional<Time> date_of(const xmlNode* n) {
+    std::string text = text_of(n);
+    bool unknown_zone = false;
+    std::optional<Time> t = parse_date(text, &unknown_zone);
+    if (unknown_zone && !unknown_zone_warned_) {
+      unknown_zone_warned_ = true;
+      out_.warnings.push_back(where() + ": unknown time zone in date \"" + collapse_whitespace(text) +
+                              "\", read as UTC");
+    }
+    return t;
+  }
+
   std::string plain_title(const xmlNode* n) {
     if (atom_ || !attr(n, "type").empty()) {
       Text t = text_construct(n);
@@ -563,7 +577,7 @@ class Walker {
         } else if (!std::strcmp(name, "subject")) {
           add_category(d, collapse_whitespace(text_of(c)));
         } else if (!std::strcmp(name, "date")) {
-          if (!d.dc_date) d.dc_date = parse_date(text_of(c));
+          if (!d.dc_date) d.dc_date = date_of(c);
         } else if (!std::strcmp(name, "title")) {
           if (dc_title.empty()) dc_title = plain_title(c);
         } else if (!std::strcmp(name, "description")) {
@@ -571,11 +585,11 @@ class Walker {
         }
       } else if (ns == Ns::kDcTerms) {
         if (!std::strcmp(name, "created")) {
-          if (!d.created) d.created = parse_date(text_of(c));
+          if (!d.created) d.created = date_of(c);
         } else if (!std::strcmp(name, "issued")) {
-          if (!d.issued) d.issued = parse_date(text_of(c));
+          if (!d.issued) d.issued = date_of(c);
         } else if (!std::strcmp(name, "modified")) {
-          if (!d.modified) d.modified = parse_date(text_of(c));
+          if (!d.modified) d.modified = date_of(c);
         }
       } else if (ns == Ns::kContent && !std::strcmp(name, "encoded")) {
         if (!d.encoded.present) d.encoded = {markup_of(c), true, true};
@@ -631,7 +645,7 @@ class Walker {
 
   void read_core(const xmlNode* c, const char* name, Draft& d) {
     auto date = [&](std::optional<Time>& slot) {
-      if (!slot) slot = parse_date(text_of(c));
+      if (!slot) slot = date_of(c);
     };
     if (!std::strcmp(name, "title")) {
       if (d.title.empty()) d.title = plain_title(c);
@@ -753,6 +767,7 @@ class Walker {
   std::size_t entity_bytes_ = 0;
   std::size_t entity_cap_ = 0;
   std::size_t item_number_ = 0;
+  bool unknown_zone_warned_ = false;
   std::size_t items_seen_ = 0;
 };
 
