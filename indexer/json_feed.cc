@@ -271,7 +271,11 @@ class Reader final : public json::json_sax_t {
       return true;
     }
     Want want = wanted();
-    if (want != (object ? Want::kObject : Want::kArray)) {
+    // `authors` written as one person rather than a list of them is common
+    // enough (Miniflux's tests carry one) to read as meant.
+    bool one_of_authors = object && want == Want::kArray && key_ == "authors" &&
+                          (top() == Frame::kRoot || top() == Frame::kItem);
+    if (want != (object ? Want::kObject : Want::kArray) && !one_of_authors) {
       if (want != Want::kNothing) {
         expected_ = want_name(want);
         type_warning(field_name(), object ? "an object" : "an array");
@@ -286,14 +290,14 @@ class Reader final : public json::json_sax_t {
         frames_.push_back(Frame::kItems);
       } else {
         owner_ = key_ == "authors" ? Owner::kFeedAuthors : Owner::kFeedAuthor;
-        frames_.push_back(key_ == "authors" ? Frame::kPeople : Frame::kPerson);
+        frames_.push_back(object ? Frame::kPerson : Frame::kPeople);
       }
     } else if (parent == Frame::kItem) {
       if (key_ == "tags") {
         frames_.push_back(Frame::kTags);
       } else {
         owner_ = key_ == "authors" ? Owner::kItemAuthors : Owner::kItemAuthor;
-        frames_.push_back(key_ == "authors" ? Frame::kPeople : Frame::kPerson);
+        frames_.push_back(object ? Frame::kPerson : Frame::kPeople);
       }
     } else if (parent == Frame::kItems) {
       if (items_seen_++ >= options_.max_items) {
@@ -443,7 +447,9 @@ void Reader::finish(std::size_t size) {
     if (base.empty() && has_scheme(feed_url)) base = feed_url;
   }
   feed_.title = collapse_whitespace(title_);
-  if (!home_page_url_.empty()) feed_.link = resolve_url(home_page_url_, base);
+  // Without a home page, the feed's own URL is the site's best address left
+  // (same host, which is what a feed without an id is named by).
+  feed_.link = !trim_copy(home_page_url_).empty() ? resolve_url(home_page_url_, base) : base;
   const std::string& item_base = !base.empty() ? base : feed_.link;
 
   std::vector<std::string> feed_people = people_or(std::move(feed_authors_), std::move(feed_author_));
@@ -468,10 +474,11 @@ void Reader::finish(std::size_t size) {
     p.updated = parse_date(d.modified);
     p.summary_is_html = false;  // the spec: a plain text sentence or two
     if (d.has_summary) p.summary = d.summary;
-    if (d.has_html && !d.content_html.empty()) {
+    // White space alone is no content: the next field may have some.
+    if (d.has_html && !trim_copy(d.content_html).empty()) {
       p.content = std::move(d.content_html);
       p.content_is_html = true;
-    } else if (d.has_text && !d.content_text.empty()) {
+    } else if (d.has_text && !trim_copy(d.content_text).empty()) {
       p.content = std::move(d.content_text);
       p.content_is_html = false;
     } else if (d.has_summary) {

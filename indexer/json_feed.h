@@ -8,9 +8,10 @@
 // address as the link, title, content_html (HTML) over content_text (plain)
 // over summary as the content, summary (plain), date_published /
 // date_modified, authors (1.1 `authors` over 1.0 `author`; name, else url;
-// the feed's when the item names none), tags as categories, the feed's
-// title and home_page_url. Everything else (attachments, `_extension`
-// objects) is ignored.
+// the feed's when the item names none; one person object where the list
+// belongs is read too), tags as categories, the feed's title, and
+// home_page_url as the feed's link (else the document's URL). Everything
+// else (attachments, `_extension` objects) is ignored.
 //
 // Relative URLs: the base is ParseOptions::base_url (the document's own URL,
 // RFC 3986's base) when absolute, else feed_url, else for items the

@@ -190,6 +190,7 @@ const FieldCase kFields[] = {
     {R"({"content_text": "t"})", "content", "t"},
     {R"({"content_text": "t"})", "content_is_html", "false"},
     {R"({"content_html": "", "content_text": "t"})", "content", "t"},
+    {R"({"content_html": " \n ", "content_text": "t"})", "content", "t"},
     {R"({"summary": "s"})", "content", "s"},
     {R"({"summary": "s"})", "content_is_html", "false"},
     {R"({"summary": "s", "content_html": "<p>h</p>"})", "summary", "s"},
@@ -214,6 +215,8 @@ const FieldCase kFields[] = {
     {R"({"authors": [{"name": "Ann Lee & Bob Ray"}, {"name": "Bob Ray"}]})", "authors", "Ann Lee|Bob Ray"},
     {R"({"author": {"name": "Smith, John"}})", "authors", "Smith, John"},
     {R"({"authors": []})", "authors", ""},
+    // One person where a list belongs, as some feeds write it.
+    {R"({"authors": {"name": "Solo"}})", "authors", "Solo"},
     // tags -> categories, in order, duplicates and blanks dropped.
     {R"({"tags": ["b", "a", "b", " ", "a  c"]})", "categories", "b|a|a c"},
     // Things the index has no use for are ignored, whatever their shape.
@@ -251,6 +254,7 @@ TEST(JsonFeed, FeedAuthorsFallBack) {
       {R"("author": {"name": "F10"}, "authors": [{"name": "F11"}])", "", "F11"},
       {R"("authors": [{"name": "F1"}])", R"("author": {"name": "I10"})", "I10"},
       {R"("authors": [{"name": "F1"}])", R"("authors": [{"name": "I11"}])", "I11"},
+      {R"("authors": {"name": "F-one"})", "", "F-one"},
       {"", "", ""},
   };
   for (const Case& c : cases) {
@@ -321,9 +325,13 @@ const UrlCase kUrls[] = {
     {"", "https://b.example/feed.json", "../home/", "p", "https://b.example/p", "https://b.example/home/"},
     {"", "/feed.json", "/blog/", "/p", "/p", "/blog/"},  // nothing absolute: left relative
     {"not a url", "", "", "p", "p", ""},
-    {"https://a.example/", "", "", "https://elsewhere.example/p?q=1", "https://elsewhere.example/p?q=1", ""},
+    // No home page: the feed's own URL is the site link left.
+    {"https://a.example/", "", "", "https://elsewhere.example/p?q=1", "https://elsewhere.example/p?q=1",
+     "https://a.example/"},
+    {"", "https://b.example/feed.json ", "", "p", "https://b.example/p", "https://b.example/feed.json"},
+    {"https://a.example/feed.json", "/f.json", " /home ", "p", "https://a.example/p", "https://a.example/home"},
     {"https://a.example/", "", "", "/blog/\xE6\x97\xA5\xE6\x9C\xAC/my post.html",
-     "https://a.example/blog/%E6%97%A5%E6%9C%AC/my%20post.html", ""},
+     "https://a.example/blog/%E6%97%A5%E6%9C%AC/my%20post.html", "https://a.example/"},
 };
 
 TEST(JsonFeed, RelativeUrls) {
