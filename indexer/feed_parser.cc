@@ -191,7 +191,9 @@ class Walker {
       if (ptr == n->ns) return ns;
     }
     Ns ns = classify_namespace(n->ns->href);
-    ns_cache_.emplace_back(n->ns, ns);
+    // A document declaring a namespace on every element must not make this
+    // scan quadratic: past a few dozen, classify each time.
+    if (ns_cache_.size() < 64) ns_cache_.emplace_back(n->ns, ns);
     return ns;
   }
 
@@ -496,8 +498,8 @@ class Walker {
       } else if (name_is(c, "email")) {
         email = collapse_whitespace(text_of(c));
         structured = true;
-      } else if (name_is(c, "uri")) {
-        structured = true;
+      } else if (name_is(c, "uri") || name_is(c, "url")) {
+        structured = true;  // Atom 1.0 and 0.3: a person known by address only
       }
     }
     if (!structured) return person_text(text_of(n));
@@ -517,6 +519,7 @@ class Walker {
 
   // rel=alternate (or no rel) links, preferring an HTML one.
   void atom_link(const xmlNode* n, std::string& html, std::string& any) {
+    if (!html.empty()) return;  // the first HTML one wins: later ones cost nothing
     std::string rel = attr(n, "rel");
     if (!rel.empty() && rel != "alternate") return;
     std::string href = attr(n, "href");

@@ -178,11 +178,16 @@ std::vector<std::string> split_byline(const std::string& name) {
   }
   if (parts.empty()) return {name};
   parts.push_back(trim_copy(std::string_view(name).substr(start)));
+  // Commas alone join a name and its affiliation ("Ann Lee, Red Hat") as
+  // often as people: only a list closed by a conjunction is split.
+  if (!conjunctions.back()) return {name};
   for (std::size_t k = 0; k + 1 < conjunctions.size(); ++k) {
     if (conjunctions[k]) return {name};  // "A and B, C": not a list
   }
   for (const auto& p : parts) {
-    if (p.empty() || is_name_suffix(p)) return {name};
+    // A comma left inside a part ("Xu,Markus Lee") means the separators
+    // are irregular: where one name ends is then a guess.
+    if (p.empty() || is_name_suffix(p) || p.find(',') != std::string::npos) return {name};
   }
   if (parts.size() == 2 && (word_count(parts[0]) < 2 || word_count(parts[1]) < 2)) return {name};
   return parts;

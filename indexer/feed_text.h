@@ -37,15 +37,20 @@ std::string person_name(std::string_view s);
 std::string person_text(std::string_view raw);
 
 // A byline split into the people it joins, where that is unambiguous:
-//  - "; " always separates;
-//  - otherwise the parts are separated by ", " and the last pair may be
-//    joined by " and ", " & ", ", and " or ", & " (a conjunction anywhere
-//    but last, as in "Smith, John and Doe, Jane", means no split);
+//  - ';' always separates;
+//  - otherwise only a list closed by a conjunction is split: parts
+//    separated by ", " with the last pair joined by " and ", " & ",
+//    ", and " or ", & ". Commas alone do not split: they join a name and
+//    an affiliation ("Ann Lee, Red Hat") or "Last, First" as often as
+//    people. A conjunction anywhere but last ("Smith, John and Doe, Jane")
+//    means no split;
 //  - two parts split only when both have at least two words, so
-//    "Smith, John", "Procter & Gamble" and "John Smith, Jr." stay whole
-//    while "Ann Lee & Bob Ray" splits;
+//    "Procter & Gamble" and "Ann and Bob" stay whole while
+//    "Ann Lee & Bob Ray" splits;
 //  - three or more parts split ("Ann, Bob and Cy") unless one of them is a
-//    name suffix (Jr., Sr., II, III, PhD, MD).
+//    name suffix (Jr., Sr., II, III, PhD, MD);
+//  - a part still holding a comma ("A, B,C and D": irregular separators)
+//    or an empty part means no split.
 // A name that is not split comes back as the only element; "" gives {}.
 std::vector<std::string> split_byline(const std::string& name);
 

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "indexer/date.h"
+#include "indexer/post_terms.h"
+#include "indexer/schema.h"
 
 namespace blogsearch {
 namespace {
@@ -851,16 +853,20 @@ const FieldCase kAuthors[] = {
     {"<item><dc:creator>Ann, Bob and Cy</dc:creator></item>", "authors", "Ann|Bob|Cy"},
     {"<item><dc:creator>Ann Lee, Bob Ray, and Cy Young</dc:creator></item>", "authors",
      "Ann Lee|Bob Ray|Cy Young"},
-    {"<item><dc:creator>Ann, Bob, Cy</dc:creator></item>", "authors", "Ann|Bob|Cy"},
+    {"<item><dc:creator>Ann Lee (IBM), Bob Ray (Meta) &amp; Cy Young</dc:creator></item>", "authors",
+     "Ann Lee (IBM)|Bob Ray (Meta)|Cy Young"},
     {"<item><dc:creator>Ann Lee &amp; Bob Ray</dc:creator></item>", "authors", "Ann Lee|Bob Ray"},
     {"<item><dc:creator>Ann Lee and Bob Ray</dc:creator></item>", "authors", "Ann Lee|Bob Ray"},
-    {"<item><dc:creator>John Smith, Jane Doe</dc:creator></item>", "authors", "John Smith|Jane Doe"},
     {"<item><dc:creator>Smith, John; Doe, Jane</dc:creator></item>", "authors", "Smith, John|Doe, Jane"},
     {"<item><author>by Ann Lee and Bob Ray</author></item>", "authors", "Ann Lee|Bob Ray"},
     {"<item><dc:creator>Ann Lee and Bob Ray</dc:creator><dc:creator>Bob Ray</dc:creator></item>", "authors",
      "Ann Lee|Bob Ray"},
     // ...and the ones that are not lists.
     {"<item><dc:creator>Smith, John</dc:creator></item>", "authors", "Smith, John"},
+    {"<item><dc:creator>Ann Lee, Red Hat</dc:creator></item>", "authors", "Ann Lee, Red Hat"},
+    {"<item><dc:creator>Ann, Bob, Cy</dc:creator></item>", "authors", "Ann, Bob, Cy"},
+    {"<item><dc:creator>Ann Lee (IBM), Bob Ray (Meta)</dc:creator></item>", "authors",
+     "Ann Lee (IBM), Bob Ray (Meta)"},
     {"<item><dc:creator>Smith, John Paul</dc:creator></item>", "authors", "Smith, John Paul"},
     {"<item><dc:creator>Procter &amp; Gamble</dc:creator></item>", "authors", "Procter & Gamble"},
     {"<item><dc:creator>Ann and Bob</dc:creator></item>", "authors", "Ann and Bob"},
@@ -870,6 +876,9 @@ const FieldCase kAuthors[] = {
     {"<item><dc:creator>Smith, John and Doe, Jane</dc:creator></item>", "authors",
      "Smith, John and Doe, Jane"},
     {"<item><dc:creator>Ann Lee, , Bob Ray</dc:creator></item>", "authors", "Ann Lee, , Bob Ray"},
+    {"<item><dc:creator>Ann Lee, , and Bob Ray</dc:creator></item>", "authors", "Ann Lee, , and Bob Ray"},
+    {"<item><dc:creator>Ann Lee, Cy Xu,Di Yo, and Bob Ray</dc:creator></item>", "authors",
+     "Ann Lee, Cy Xu,Di Yo, and Bob Ray"},
     {"<item><author>ann@example.com (Ann Lee and Bob Ray)</author></item>", "authors", "Ann Lee|Bob Ray"},
 };
 
@@ -883,6 +892,7 @@ const FieldCase kAtomAuthors[] = {
      "authors", "Ann"},
     {"<entry><author><email>ann@a.example</email></author></entry>", "authors", "ann@a.example"},
     {"<entry><author><uri>https://a.example/</uri></author></entry>", "authors", "Feed Author"},
+    {"<entry><author><url>https://a.example/</url></author></entry>", "authors", "Feed Author"},
 };
 
 TEST(FeedParser, AtomAuthorNames) {
@@ -907,6 +917,31 @@ const FieldCase kCategoryLabels[] = {
 
 TEST(FeedParser, AtomCategoryLabels) {
   check_table(kAtomHead, kAtomTail, kCategoryLabels, sizeof kCategoryLabels / sizeof kCategoryLabels[0]);
+}
+
+// The label is shown and is a facet; the term only filters.
+TEST(FeedParser, CategoryTermsIndexedButNotAFacet) {
+  std::string doc = std::string(kAtomHead) +
+                    "<entry><id>e</id><category term=\"ml\" label=\"Machine Learning\"/>"
+                    "<category term=\"news\"/></entry>" + kAtomTail;
+  ParsedFeed feed = parse_feed(doc, "cats.xml");
+  ASSERT_EQ(feed.posts.size(), 1u);
+  const Post& p = feed.posts[0];
+  Xapian::TermGenerator tg = make_term_generator();
+  SpellingCounts spelling;
+  PostTerms terms = index_post(p, tg, spelling);
+  auto has_term = [&](const std::string& t) {
+    Xapian::TermIterator it = terms.doc.termlist_begin();
+    it.skip_to(t);
+    return it != terms.doc.termlist_end() && *it == t;
+  };
+  EXPECT_TRUE(has_term("Kmachine learning"));
+  EXPECT_TRUE(has_term("Kml"));
+  EXPECT_TRUE(has_term("Knews"));
+  std::string facets = schema::facet_value(terms.doc, p.authors, p.categories);
+  EXPECT_NE(facets.find("Kmachine learning"), std::string::npos);
+  EXPECT_NE(facets.find("Knews"), std::string::npos);
+  EXPECT_EQ(facets.find("Kml"), std::string::npos);
 }
 
 // ---- future dates (issue 14, section 6) ---------------------------------------------
