@@ -168,6 +168,9 @@ inline std::string facet_value(const Xapian::Document& doc, const std::vector<st
       if (term.compare(0, prefix.size(), prefix) != 0) break;
       if (term.size() > kMaxTermBytes) continue;  // Xapian refuses these anyway
       auto label = labels.find(term);
+      // A K term no shown category makes is an Atom category's term
+      // (Post::category_terms): it filters, but is not a facet of its own.
+      if (prefix == kCategory && label == labels.end()) continue;
       const std::string_view text = label == labels.end() || label->second.size() > 255 ? "" : label->second;
       value += static_cast<char>(term.size());
       value += term;

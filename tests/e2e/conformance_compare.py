@@ -133,8 +133,10 @@ def fp_authors(entry):
 
 def fp_categories(entry):
     out = []
+    # blogsearch shows an Atom category by its label (issue 14) and keeps
+    # the term for filtering only: compare what is shown.
     for t in entry.get("tags", []) or []:
-        v = collapse(t.get("term") or t.get("label") or "")
+        v = collapse(t.get("label") or t.get("term") or "")
         if v and v not in out:
             out.append(v)
     return sorted(out)
