@@ -399,7 +399,11 @@ class Reader {
     if (t.digits > 4) return false;
     // hh:mm[:ss[.fraction]]
     if (punct_at(i_ + 1, ':', true) && number_at(i_ + 2, true) && t.digits <= 2) {
-      if (f.hour >= 0 || t_[i_ + 2].digits > 2) return false;
+      // A second time may follow a midnight that only pads the date
+      // ("2025-03-17 00:00:00.0 14:05:09.0 -0500"); any other is a conflict.
+      bool padding = f.hour == 0 && f.minute == 0 && f.second == 0 && f.meridiem < 0;
+      if ((f.hour >= 0 && !padding) || t_[i_ + 2].digits > 2) return false;
+      f.second = 0;
       f.hour = t.value;
       f.minute = t_[i_ + 2].value;
       i_ += 2;
