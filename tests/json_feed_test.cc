@@ -597,6 +597,41 @@ TEST(JsonFeed, LongErrorTokenKeptShort) {
   }
 }
 
+// Every prefix of a real document, and every byte of it replaced by one of
+// a few troublesome ones: a FeedError or a feed, never another exception,
+// and every string in the result valid UTF-8.
+TEST(JsonFeed, EveryCutAndEveryByteChangeIsHandled) {
+  std::string doc = read_source("tests/feeds/json/spec-1.1.json");
+  ASSERT_FALSE(doc.empty());
+  std::size_t parsed = 0, refused = 0;
+  auto check = [&](const std::string& variant) {
+    try {
+      ParsedFeed feed = parse_feed(variant, "variant.json");
+      ++parsed;
+      for (const Post& p : feed.posts) {
+        for (const std::string* s : {&p.id, &p.link, &p.title, &p.content, &p.summary}) {
+          ASSERT_TRUE(valid_utf8(*s)) << variant;
+        }
+      }
+    } catch (const FeedError&) {
+      ++refused;
+    }
+  };
+  for (std::size_t n = 0; n <= doc.size(); ++n) check(doc.substr(0, n));
+  const char replacements[] = {'"', '{', ']', ',', '\\', '\xFF', '\0'};
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    for (char r : replacements) {
+      std::string variant = doc;
+      variant[i] = r;
+      check(variant);
+    }
+  }
+  // Both outcomes occur: cuts after the version still read as (incomplete)
+  // feeds, cuts before it are refused.
+  EXPECT_GT(parsed, doc.size());
+  EXPECT_GT(refused, 0u);
+}
+
 // ---- Ingest: a JSON Feed body in an archive folder ------------------------------
 
 // A folder of snapshots may hold JSON Feed bodies: they are collected, with
