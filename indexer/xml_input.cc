@@ -202,7 +202,15 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
     // parsed again. Only broken documents get here.
     RepairOptions repair_options;
     repair_options.max_text_bytes = parse_options.max_text_bytes;
-    RepairResult fixed = repair_xml(input, repair_options);
+    RepairResult fixed;
+    try {
+      fixed = repair_xml(input, repair_options);
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception&) {
+      // A bug in the repair must not cost the feed: libxml2's recovery stands.
+      fixed = RepairResult();
+    }
     // The repair keeps every text node under the size it is given; past
     // libxml2's own 10 MB limit the parse must allow it.
     int reparse = options;

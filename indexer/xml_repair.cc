@@ -276,50 +276,32 @@ class Repairer {
     if (junk) fix(Fix::kJunkBeforeRoot);
   }
 
-  // The XML declaration, rewritten from what it says: a malformed one would
-  // make the whole document fail.
+  // The XML declaration, rewritten: the text is UTF-8 by now whatever the
+  // label said, and a malformed declaration would fail the whole document.
   void declaration(std::string_view decl) {
-    auto pseudo = [&](std::string_view key) -> std::string_view {
-      std::size_t at = decl.find(key);
-      if (at == std::string_view::npos) return {};
-      std::size_t q = at + key.size();
-      while (q < decl.size() && is_space(decl[q])) ++q;
-      if (q >= decl.size() || decl[q] != '=') return {};
-      ++q;
-      while (q < decl.size() && is_space(decl[q])) ++q;
-      if (q >= decl.size() || (decl[q] != '"' && decl[q] != '\'')) return {};
-      std::size_t close = decl.find(decl[q], q + 1);
-      if (close == std::string_view::npos) return {};
-      return decl.substr(q + 1, close - q - 1);
-    };
-    std::string_view encoding = pseudo("encoding");
-    bool sane = !encoding.empty() && encoding.size() < 40 &&
-                ((encoding[0] >= 'a' && encoding[0] <= 'z') || (encoding[0] >= 'A' && encoding[0] <= 'Z'));
-    for (char c : encoding) {
-      sane = sane && (name_char(c) && c != ':' && static_cast<unsigned char>(c) < 0x80);
+    std::string_view standalone;
+    std::size_t at = decl.find("standalone");
+    if (at != std::string_view::npos) {
+      std::string_view rest = decl.substr(at + 10);
+      if (rest.find("yes") != std::string_view::npos) standalone = "yes";
     }
-    std::string_view standalone = pseudo("standalone");
     out_.append("<?xml version=\"1.0\"");
-    if (sane) {
-      out_.append(" encoding=\"");
-      out_.append(encoding);
-      out_ += '"';
-    }
-    if (standalone == "yes" || standalone == "no") {
-      out_.append(" standalone=\"");
-      out_.append(standalone);
-      out_ += '"';
-    }
+    if (!standalone.empty()) out_.append(" standalone=\"yes\"");
     out_.append("?>");
   }
 
-  // A DOCTYPE is copied whole; its entity declarations say which references
-  // are the document's own.
+  // A DOCTYPE is rewritten to what the repaired document can use: the
+  // internal entities it declares (feeds use them for names and symbols).
+  // External DTDs are never loaded, so nothing else in it matters, and a
+  // malformed one would fail the whole parse.
   void doctype() {
     std::size_t p = pos_ + 9;
+    while (p < in_.size() && is_space(in_[p])) ++p;
+    std::string_view root = read_name(p);
     while (p < in_.size() && in_[p] != '[' && in_[p] != '>') ++p;
+    std::string decls;
     if (p < in_.size() && in_[p] == '[') {
-      std::size_t close = in_.find("]", p);
+      std::size_t close = in_.find(']', p);
       while (close != std::string_view::npos) {
         std::size_t q = close + 1;
         while (q < in_.size() && is_space(in_[q])) ++q;
@@ -331,28 +313,86 @@ class Repairer {
         pos_ = in_.size();
         return;
       }
-      std::string_view subset = in_.substr(p, close - p);
+      std::string_view subset = in_.substr(p + 1, close - p - 1);
       for (std::size_t at = subset.find("<!ENTITY"); at != std::string_view::npos;
            at = subset.find("<!ENTITY", at + 8)) {
-        std::size_t q = at + 8;
-        while (q < subset.size() && is_space(subset[q])) ++q;
-        if (q < subset.size() && subset[q] == '%') continue;  // parameter entity
-        std::size_t start = q;
-        while (q < subset.size() && name_char(subset[q])) ++q;
-        if (q > start && declared_entities_.size() < 10000) {
-          declared_entities_.emplace(subset.substr(start, q - start));
-        }
+        entity_declaration(subset.substr(at + 8), decls);
       }
       p = close;
     }
     std::size_t end = in_.find('>', p);
-    if (end == std::string_view::npos) {
-      fix(Fix::kUnterminated);
-      pos_ = in_.size();
-      return;
+    pos_ = end == std::string_view::npos ? in_.size() : end + 1;
+    if (decls.empty()) return;
+    out_.append("<!DOCTYPE ");
+    bool named = !root.empty() && name_start(root[0]) && root[0] != ':';
+    out_.append(named ? clean_name(root) : std::string("rss"));
+    out_.append(" [");
+    out_.append(decls);
+    out_.append("]>");
+  }
+
+  // One <!ENTITY name "value"> (from after "<!ENTITY"), kept when it is an
+  // internal general entity whose value is safe to use as written.
+  void entity_declaration(std::string_view d, std::string& decls) {
+    std::size_t q = 0;
+    while (q < d.size() && is_space(d[q])) ++q;
+    if (q == 0 || q >= d.size() || !name_start(d[q]) || d[q] == ':') return;  // '%': a parameter entity
+    std::size_t start = q;
+    while (q < d.size() && name_char(d[q])) ++q;
+    std::string_view name = d.substr(start, q - start);
+    while (q < d.size() && is_space(d[q])) ++q;
+    if (q >= d.size() || (d[q] != '"' && d[q] != '\'')) return;  // SYSTEM or PUBLIC: never loaded
+    std::size_t close = d.find(d[q], q + 1);
+    if (close == std::string_view::npos) return;
+    std::string_view value = d.substr(q + 1, close - q - 1);
+    std::size_t gt = close + 1;
+    while (gt < d.size() && is_space(d[gt])) ++gt;
+    if (gt >= d.size() || d[gt] != '>') return;
+    // References in the value must name entities declared before it.
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      char c = value[i];
+      if (c == '%' || c == '<' || forbidden_control(c)) return;
+      if (c != '&') continue;
+      std::size_t semi = value.find(';', i);
+      if (semi == std::string_view::npos) return;
+      std::string_view ref = value.substr(i + 1, semi - i - 1);
+      bool ok = !ref.empty();
+      if (ok && ref[0] == '#') {
+        bool hex = ref.size() > 1 && ref[1] == 'x';
+        ok = ref.size() > (hex ? 2u : 1u) && ref.size() < 10;
+        unsigned long v = 0;
+        for (std::size_t k = hex ? 2 : 1; ok && k < ref.size(); ++k) {
+          char h = ref[k];
+          int digit = (h >= '0' && h <= '9') ? h - '0'
+                      : hex && (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                      : hex && (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                                       : -1;
+          ok = digit >= 0;
+          v = v * (hex ? 16 : 10) + static_cast<unsigned long>(digit < 0 ? 0 : digit);
+        }
+        ok = ok && valid_xml_char(v);
+      } else if (ok) {
+        for (char n : ref) ok = ok && name_char(n);
+        ok = ok && name_start(ref[0]) && ref[0] != ':' &&
+             (ref == "amp" || ref == "lt" || ref == "gt" || ref == "quot" || ref == "apos" ||
+              declared_entities_.count(ref) > 0);
+      }
+      if (!ok) return;
+      i = semi;
     }
-    out_.append(in_.substr(pos_, end + 1 - pos_));
-    pos_ = end + 1;
+    if (declared_entities_.size() >= 10000 || declared_entities_.count(name) > 0) return;
+    declared_entities_.emplace(name);
+    decls.append("<!ENTITY ");
+    decls.append(name);
+    decls.append(" \"");
+    for (char c : value) {
+      if (c == '"') {
+        decls.append("&#34;");
+      } else {
+        decls += c;
+      }
+    }
+    decls.append("\">");
   }
 
   // --- character data ---------------------------------------------------
@@ -371,7 +411,8 @@ class Repairer {
       fix(Fix::kControlCharacter);
     } else if (in_attribute && c == '"') {
       out_.append("&quot;");
-    } else if (c == '>' && p >= 2 && in_[p - 1] == ']' && in_[p - 2] == ']') {
+    } else if (c == '>' && !in_attribute && out_.size() >= 2 && out_[out_.size() - 1] == ']' &&
+               out_[out_.size() - 2] == ']') {
       out_.append("&gt;");  // "]]>" may not appear in text
     } else {
       if (!in_attribute && text_bytes_ >= text_cap()) {
@@ -699,25 +740,29 @@ class Repairer {
 
   // A namespace name libxml2 accepts as a URI: what a URI may not hold is
   // percent-encoded (the name only has to be unique, not to resolve).
-  void append_namespace(std::string_view uri) {
+  void append_namespace(std::string_view uri) { out_.append(namespace_value(uri)); }
+
+  static std::string namespace_value(std::string_view uri) {
     static const char kHex[] = "0123456789ABCDEF";
-    out_ += '"';
+    std::string v;
+    v += '"';
     for (std::size_t i = 0; i < uri.size(); ++i) {
       auto c = static_cast<unsigned char>(uri[i]);
       bool escape_it = c <= 0x20 || c >= 0x7F || std::strchr("<>\"{}|\\^`", c) != nullptr ||
                        (c == '%' && !(i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
                                       std::isxdigit(static_cast<unsigned char>(uri[i + 2]))));
       if (escape_it) {
-        out_ += '%';
-        out_ += kHex[c >> 4];
-        out_ += kHex[c & 15];
+        v += '%';
+        v += kHex[c >> 4];
+        v += kHex[c & 15];
       } else if (c == '&') {
-        out_.append("&amp;");
+        v.append("&amp;");
       } else {
-        out_ += static_cast<char>(c);
+        v += static_cast<char>(c);
       }
     }
-    out_ += '"';
+    v += '"';
+    return v;
   }
 
   // Writes an attribute value as XML wants it: quoted, its references
@@ -1014,7 +1059,7 @@ class Repairer {
     if (!stack_.empty()) {
       r_.root_closed = false;
       // An item cut off by the end of input would be a wrong version of it.
-      for (std::size_t k = 0; k < stack_.size(); ++k) {
+      for (std::size_t k = 1; k < stack_.size(); ++k) {  // the root stays, even if named item
         if (stack_[k].item) {
           out_.resize(stack_[k].out_start);
           stack_.resize(k);
@@ -1052,16 +1097,9 @@ class Repairer {
         const char* known = well_known_namespace(prefix);
         uri = known ? known : "urn:blogsearch:undeclared:" + prefix;
       }
-      std::string escaped;
-      for (char c : uri) {
-        if (c == '"') escaped += "&quot;";
-        else if (c == '&') escaped += "&amp;";
-        else if (c == '<') escaped += "&lt;";
-        else escaped += c;
-      }
-      decls += " xmlns:" + prefix + "=\"" + escaped + "\"";
+      decls += " xmlns:" + prefix + "=" + namespace_value(uri);
     }
-    if (!decls.empty() && !r_.root.empty()) out_.insert(root_insert_, decls);
+    if (!decls.empty() && !r_.root.empty() && root_insert_ <= out_.size()) out_.insert(root_insert_, decls);
   }
 
   std::string_view in_;

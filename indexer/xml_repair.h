@@ -8,10 +8,10 @@
 //
 // repair_xml is a tolerant tokenizer in one forward pass: it re-emits what it
 // reads as XML a strict parser accepts, fixing the classes of fault real
-// feeds have (see Fix), and reports what it fixed. It works on any
-// ASCII-compatible encoding (UTF-8, the ISO-8859 and Windows code pages,
-// Shift_JIS, GB18030, Big5): markup bytes are ASCII and every other byte is
-// copied as it is. It never throws except std::bad_alloc; time and memory
+// feeds have (see Fix), and reports what it fixed. The input is UTF-8 (as
+// read_xml decodes every feed): the declaration's encoding label is dropped,
+// markup bytes are ASCII and every other byte is copied as it is. It never
+// throws except std::bad_alloc; time and memory
 // are linear in the input (the output is at most about five times the input,
 // when every byte is a '<' to escape).
 #pragma once
