@@ -5,7 +5,8 @@
 //
 // Fields: id (a number is read as its string; none leaves "" for the
 // writer's fallback), url else external_url else an id that is a web
-// address as the link, title, content_html (HTML) over content_text (plain)
+// address as the link, title (an HTML title's entities and tags read as
+// for RSS titles), content_html (HTML) over content_text (plain)
 // over summary as the content, summary (plain), date_published /
 // date_modified, authors (1.1 `authors` over 1.0 `author`; name, else url;
 // the feed's when the item names none; one person object where the list

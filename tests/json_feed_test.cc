@@ -183,6 +183,8 @@ const FieldCase kFields[] = {
     {R"({"content_text": "no title here"})", "title", ""},
     {R"({"title": "  A\n\ttitle  "})", "title", "A title"},
     {R"({"title": "AT&T <b> rules"})", "title", "AT&T <b> rules"},
+    // A CMS's HTML title with its entities, as RSS titles are read.
+    {R"({"title": "Tom &amp; Jerry&#8217;s <em>day</em>"})", "title", "Tom & Jerry’s day"},
     {R"({"title": "caf\u00e9 \ud83d\ude00"})", "title", "café 😀"},
     // content: content_html (HTML) over content_text (plain) over summary.
     {R"({"content_html": "<p>h</p>", "content_text": "t"})", "content", "<p>h</p>"},
