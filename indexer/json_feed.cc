@@ -116,7 +116,6 @@ class Reader final : public json::json_sax_t {
   // Builds feed_ from what was read; throws FeedError when it is no feed.
   void finish(std::size_t size);
 
-  bool started() const { return started_; }
   bool failed() const { return !error_.empty(); }
 
  private:
