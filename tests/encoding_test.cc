@@ -322,6 +322,38 @@ TEST(Encoding, Utf16LoneSurrogateReplaced) {
   EXPECT_EQ(feed.posts[1].title, "c");
 }
 
+struct ChoiceCase {
+  std::string doc;
+  const char* http;
+  const char* want;  // the standard's name of the encoding read
+  bool declaration_agrees;
+};
+
+TEST(Encoding, ChosenEncodingReported) {
+  const ChoiceCase cases[] = {
+      {"<?xml version=\"1.0\" encoding=\"utf-8\"?><rss/>", "", "UTF-8", true},
+      {"<rss>caf\xC3\xA9</rss>", "", "UTF-8", true},
+      {"<?xml version=\"1.0\" encoding=\"gb2312\"?><rss>\xD6\xD0</rss>", "", "GBK", false},
+      {"<?xml version=\"1.0\" encoding=\"gb2312\"?><rss>\xD6\xD0</rss>", "big5", "Big5", false},
+      {"<?xml version=\"1.0\" encoding=\"latin1\"?><rss>\xE9</rss>", "", "windows-1252", false},
+      {"<?xml version=\"1.0\" encoding=\"latin1\"?><rss>\xC3\xA9</rss>", "", "UTF-8", false},
+      {"<?xml version=\"1.0\" encoding=\"utf-8\"?><rss>\xC3\xA9</rss>", "koi8-r", "UTF-8", true},
+      {"<?xml version=\"1.0\" encoding=\"koi8-r\"?><rss>\xF0</rss>", "utf-8", "KOI8-R", false},
+      {"<?xml version=\"1.0\" encoding=\"bogus\"?><rss>\xE9</rss>", "", "UTF-8", false},
+      {std::string("<\0r\0s\0s\0/\0>\0", 12), "", "UTF-16LE", false},
+      {std::string("\0\0\xFE\xFF\0\0\0<", 8), "utf-8", "UTF-32BE", false},
+      {"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><rss/>", "", "UTF-8", false},
+  };
+  for (const auto& c : cases) {
+    std::string storage;
+    std::vector<std::string> warnings;
+    Utf8Text t = decode_to_utf8(c.doc, c.http, "x.xml", storage, warnings);
+    ASSERT_NE(t.encoding, nullptr);
+    EXPECT_STREQ(t.encoding->name, c.want) << c.doc << " / " << c.http;
+    EXPECT_EQ(t.declaration_agrees, c.declaration_agrees) << c.doc << " / " << c.http;
+  }
+}
+
 // The common case is not copied: what libxml2 gets is the caller's bytes.
 TEST(Encoding, ValidUtf8IsNotCopied) {
   const std::string docs[] = {
