@@ -994,7 +994,10 @@ class Repairer {
           break;
         }
       }
-      if (is_boundary(tag) || tag == name || (!close && is_item_field(tag))) {
+      // <title> and <link> are HTML and SVG names too: inside open markup
+      // (an inline <svg><title>) they are not the item's.
+      bool field = !close && is_item_field(tag) && (inner.empty() || (tag != "title" && tag != "link"));
+      if (is_boundary(tag) || tag == name || field) {
         content_end = resume = p;
         if (close && tag == name) {
           // Its own close tag with markup still open inside: unbalanced.

@@ -92,6 +92,11 @@ const RepairCase kRepairCases[] = {
     // A text element whose close tag is missing ends at the next field.
     {"<rss><item><description>Body</descripton><pubDate>d</pubDate></item></rss>",
      "<rss><item><description>Body&lt;/descripton&gt;</description><pubDate>d</pubDate></item></rss>"},
+    {"<rss><item><description><p>x<svg><title>i</title></svg><br></description><title>t</title></item></rss>",
+     "<rss><item><description>&lt;p&gt;x&lt;svg&gt;&lt;title&gt;i&lt;/title&gt;&lt;/svg&gt;&lt;br&gt;</description>"
+     "<title>t</title></item></rss>"},
+    {"<rss><item><description><p>x<pubDate>d</pubDate></item></rss>",
+     "<rss><item><description>&lt;p&gt;x</description><pubDate>d</pubDate></item></rss>"},
     // Comments and processing instructions carry nothing an index needs.
     {"<rss><!-- a -- b --><?php x ?><title>t</title></rss>", "<rss><title>t</title></rss>"},
     // Control characters.
