@@ -974,6 +974,21 @@ TEST(FeedParser, FutureDatesReplacedByTheObservedTime) {
   EXPECT_TRUE(unknown.warnings.empty());
 }
 
+TEST(FeedParser, FutureDatesInJsonFeedReplacedToo) {
+  std::string doc =
+      R"({"version": "https://jsonfeed.org/version/1.1", "title": "J", "items": [)"
+      R"({"id": "j1", "content_text": "x", "date_published": "9999-12-31T00:00:00Z",)"
+      R"( "date_modified": "2026-09-01T00:00:00Z"}]})";
+  ParseOptions options;
+  options.observed = *parse_date("2026-09-02T00:00:00Z");
+  ParsedFeed feed = parse_feed(doc, "future.json", options);
+  ASSERT_EQ(feed.posts.size(), 1u);
+  EXPECT_EQ(date(feed.posts[0].published), "2026-09-02T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[0].updated), "2026-09-01T00:00:00Z");
+  EXPECT_TRUE(has_warning(feed, "future.json: item 1 (j1): published date 9999-12-31T00:00:00Z is after"))
+      << ::testing::PrintToString(feed.warnings);
+}
+
 TEST(FeedParser, ManyFutureDatesGiveFewWarnings) {
   std::string doc = kRss2Head;
   for (int i = 0; i < 50; ++i) {
