@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <exception>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -357,6 +358,20 @@ class Reader final : public json::json_sax_t {
     return items_.back().author;
   }
 
+  // RFC 3339 says a zone is a number, but a feed that names one parse_date
+  // does not know has its dates hours off in UTC: said once per document,
+  // as for XML, since a feed writes all its dates alike.
+  std::optional<Time> date(const std::string& text, std::size_t item, bool& warned) {
+    bool unknown_zone = false;
+    std::optional<Time> t = parse_date(text, &unknown_zone);
+    if (unknown_zone && !warned) {
+      warned = true;
+      feed_.warnings.push_back(name_ + ": item " + std::to_string(item) + ": unknown time zone in date \"" +
+                               collapse_whitespace(text) + "\", read as UTC");
+    }
+    return t;
+  }
+
   const std::string& name_;
   const ParseOptions& options_;
   ParsedFeed& feed_;
@@ -460,6 +475,7 @@ void Reader::finish(std::size_t size) {
 
   std::vector<std::string> feed_people = people_or(std::move(feed_authors_), std::move(feed_author_));
   feed_.posts.reserve(items_.size());
+  bool unknown_zone_warned = false;
   for (std::size_t i = 0; i < items_.size(); ++i) {
     Draft& d = items_[i];
     Post& p = d.post;
@@ -476,8 +492,8 @@ void Reader::finish(std::size_t size) {
     p.authors = people_or(people_or(std::move(d.authors), std::move(d.author)), feed_people);
     // Dates after the observed time are settled by parse_feed, for every
     // format alike.
-    p.published = parse_date(d.published);
-    p.updated = parse_date(d.modified);
+    p.published = date(d.published, i + 1, unknown_zone_warned);
+    p.updated = date(d.modified, i + 1, unknown_zone_warned);
     p.summary_is_html = false;  // the spec: a plain text sentence or two
     if (d.has_summary) p.summary = d.summary;
     // White space alone is no content: the next field may have some.

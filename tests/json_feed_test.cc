@@ -356,6 +356,19 @@ TEST(JsonFeed, RelativeUrls) {
 // parse_feed settles them for every format (feed_parser.cc settle_dates);
 // this checks that JSON Feed dates reach it.
 
+TEST(JsonFeed, UnknownZoneNameReadAsUtcWithOneWarning) {
+  std::string doc = std::string(kHead) +
+                    R"({"id": "1", "date_published": "Fri, 07 Mar 2025 14:05:00 XYZT"},
+                       {"id": "2", "date_published": "Sat, 08 Mar 2025 14:05:00 XYZT"})" +
+                    kTail;
+  ParsedFeed feed = parse_feed(doc, "zone.json");
+  ASSERT_EQ(feed.posts.size(), 2u);
+  EXPECT_EQ(date(feed.posts[0].published), "2025-03-07T14:05:00Z");
+  EXPECT_EQ(date(feed.posts[1].published), "2025-03-08T14:05:00Z");
+  ASSERT_EQ(feed.warnings.size(), 1u) << warnings_of(feed);
+  EXPECT_EQ(feed.warnings[0], "zone.json: item 1: unknown time zone in date \"Fri, 07 Mar 2025 14:05:00 XYZT\", read as UTC");
+}
+
 TEST(JsonFeed, FutureDateReplacedByObservedTime) {
   ParseOptions options;
   options.observed = *parse_date("2025-03-07T12:00:00Z");
