@@ -5,7 +5,7 @@
 // read RFC 822 before; it rejects the 12-hour clock, unknown zone names,
 // ordinal days and "EST -05:00", reads the four-digit year 0001 as 2001, and
 // cannot say which of those it met, so it is no longer used here. The reader
-// does no allocation and is about three times faster on RFC 822 dates.
+// does no allocation and is two to three times faster on RFC 822 dates.
 #include "indexer/date.h"
 
 #include <array>
@@ -166,6 +166,15 @@ struct Tokens {
   std::size_t count = 0;
 };
 
+// No-break spaces (U+00A0, and U+202F that some locales put before "PM")
+// separate like spaces; taken for UTF-8 letters they would glue words
+// together. Gives the length of the one at pos, or 0.
+std::size_t nbsp_at(std::string_view s, std::size_t pos) {
+  if (s.substr(pos, 2) == "\xc2\xa0") return 2;
+  if (s.substr(pos, 3) == "\xe2\x80\xaf") return 3;
+  return 0;
+}
+
 // Splits s into numbers, words and single punctuation characters; drops
 // parenthesised comments ("(UTC)", "(Coordinated Universal Time)") and reads
 // "a.m." and "p.m." as one meridiem token. False when there are too many.
@@ -177,6 +186,11 @@ bool tokenize(std::string_view s, Tokens& out) {
     if (is_space(c)) {
       space = true;
       ++pos;
+      continue;
+    }
+    if (std::size_t n = nbsp_at(s, pos)) {
+      space = true;
+      pos += n;
       continue;
     }
     if (c == '(') {
@@ -210,7 +224,7 @@ bool tokenize(std::string_view s, Tokens& out) {
         if (pos < s.size() && s[pos] == '.') ++pos;
       } else {
         t.kind = Token::kWord;
-        while (pos < s.size() && is_letter(s[pos])) ++pos;
+        while (pos < s.size() && is_letter(s[pos]) && nbsp_at(s, pos) == 0) ++pos;
       }
     } else {
       t.kind = Token::kPunct;

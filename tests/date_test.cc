@@ -172,6 +172,8 @@ TEST(Date, TwelveHourClock) {
       {"March 7, 2025 11:59 PM", "2025-03-07T23:59:00Z"},
       // A redundant PM on a 24-hour time is not an error.
       {"March 7, 2025 14:05 PM", "2025-03-07T14:05:00Z"},
+      // No-break spaces: U+00A0, and U+202F before the meridiem.
+      {"March\u00a07, 2025 2:05\u202fPM", "2025-03-07T14:05:00Z"},
   });
 }
 
