@@ -161,7 +161,7 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
     if (!req.etag.empty()) job->headers = curl_slist_append(job->headers, ("If-None-Match: " + req.etag).c_str());
     if (!req.last_modified.empty())
       job->headers = curl_slist_append(job->headers, ("If-Modified-Since: " + req.last_modified).c_str());
-    job->headers = curl_slist_append(job->headers, "Accept: application/rss+xml, application/atom+xml, application/rdf+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5");
+    job->headers = curl_slist_append(job->headers, "Accept: application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml, application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5");
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, job->headers);
     per_host[job->host]++;
     curl_multi_add_handle(multi, e);

@@ -131,7 +131,7 @@ with open(sys.argv[1], "w") as f:
     f.write('</channel></rss>\n')
 PY
 add "100,000 items, default bound" --feed many "$tmp/many"
-grep -q 'many.xml: 100000 items; only the first 10000 read' "$tmp/err" ||
+grep -q 'many.xml: 100,000 items; only the first 10,000 read' "$tmp/err" ||
   { cat "$tmp/err"; fail "100,000 items: no warning naming the file and the bound"; }
 count=$(search_count manyitems)
 [ "${count:-0}" -eq 10000 ] || fail "100,000 items, default bound: ${count:-0} indexed, expected 10000"
