@@ -803,6 +803,24 @@ TEST(FeedParser, MediaItunesFeedburnerAndBody) {
   check_table(kExtHead, kRss2Tail, kExtFields, sizeof kExtFields / sizeof kExtFields[0]);
 }
 
+// YouTube's feeds are Atom with the text in media:group.
+const FieldCase kYouTube[] = {
+    {"<entry><title>Clip</title><media:group xmlns:media=\"http://search.yahoo.com/mrss/\">"
+     "<media:title>Clip</media:title><media:description>Line one\nhttps://example.com/</media:description>"
+     "</media:group></entry>",
+     "content", "Line one\nhttps://example.com/"},
+    {"<entry><title>Clip</title><media:group xmlns:media=\"http://search.yahoo.com/mrss/\">"
+     "<media:description>D</media:description></media:group></entry>",
+     "summary_is_html", "false"},
+    {"<entry><summary>S</summary><media:group xmlns:media=\"http://search.yahoo.com/mrss/\">"
+     "<media:description>D</media:description></media:group></entry>",
+     "content", "S"},
+};
+
+TEST(FeedParser, YouTubeAtomMediaGroup) {
+  check_table(kAtomHead, kAtomTail, kYouTube, sizeof kYouTube / sizeof kYouTube[0]);
+}
+
 // Atom 0.3 content in mode="base64".
 const FieldCase kAtom03Base64[] = {
     {"<entry><content type=\"text/html\" mode=\"base64\">PHA+SGk8L3A+</content></entry>", "content",
