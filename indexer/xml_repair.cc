@@ -12,6 +12,7 @@
 #include <libxml/HTMLparser.h>  // htmlEntityLookup
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <unordered_set>
 
@@ -20,14 +21,43 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// ASCII name characters; entity names are checked with these alone.
 bool name_start(char ch) {
   auto c = static_cast<unsigned char>(ch);
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || c >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
 }
 
 bool name_char(char ch) {
   auto c = static_cast<unsigned char>(ch);
   return name_start(ch) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+
+// Length of the name character at s[p] (UTF-8, XML 1.0 fifth edition, as
+// libxml2 checks names), or 0. A name libxml2 would reject fails the whole
+// document, so element and attribute names are checked the same way.
+std::size_t name_char_at(std::string_view s, std::size_t p, bool first) {
+  if (p >= s.size()) return 0;
+  auto c = static_cast<unsigned char>(s[p]);
+  if (c < 0x80) return (first ? name_start(s[p]) : name_char(s[p])) ? 1 : 0;
+  std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+  if (n == 0 || p + n > s.size()) return 0;
+  std::uint32_t v = c & (0x7Fu >> n);
+  for (std::size_t i = 1; i < n; ++i) {
+    auto d = static_cast<unsigned char>(s[p + i]);
+    if ((d & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (d & 0x3Fu);
+  }
+  bool start = (v >= 0xC0 && v <= 0xD6) || (v >= 0xD8 && v <= 0xF6) || (v >= 0xF8 && v <= 0x2FF) ||
+               (v >= 0x370 && v <= 0x37D) || (v >= 0x37F && v <= 0x1FFF) || (v >= 0x200C && v <= 0x200D) ||
+               (v >= 0x2070 && v <= 0x218F) || (v >= 0x2C00 && v <= 0x2FEF) || (v >= 0x3001 && v <= 0xD7FF) ||
+               (v >= 0xF900 && v <= 0xFDCF) || (v >= 0xFDF0 && v <= 0xFFFD) || (v >= 0x10000 && v <= 0xEFFFF);
+  bool other = v == 0xB7 || (v >= 0x300 && v <= 0x36F) || (v >= 0x203F && v <= 0x2040);
+  return (start || (!first && other)) ? n : 0;
+}
+
+// Whether s[p] == '<' starts a tag: a name follows (not a bare colon).
+bool tag_starts(std::string_view s, std::size_t p) {
+  return p + 1 < s.size() && s[p + 1] != ':' && name_char_at(s, p + 1, true) > 0;
 }
 
 bool forbidden_control(char ch) {
@@ -175,8 +205,7 @@ class Repairer {
     prolog();
     while (pos_ < in_.size() && !root_done_) {
       char c = in_[pos_];
-      if (r_.root.empty() && !(c == '<' && pos_ + 1 < in_.size() && name_start(in_[pos_ + 1]) &&
-                               in_[pos_ + 1] != ':')) {
+      if (r_.root.empty() && !(c == '<' && tag_starts(in_, pos_))) {
         // Before the root only its start tag may come.
         fix(Fix::kJunkBeforeRoot);
         ++pos_;
@@ -200,7 +229,7 @@ class Repairer {
 
   std::string_view read_name(std::size_t& p) const {
     std::size_t start = p;
-    while (p < in_.size() && name_char(in_[p])) ++p;
+    for (std::size_t n; (n = name_char_at(in_, p, p == start)) > 0;) p += n;
     return in_.substr(start, p - start);
   }
 
@@ -264,8 +293,7 @@ class Repairer {
         // Processing instructions (a stylesheet, a second declaration) carry
         // nothing an index needs, and a malformed one would fail the parse.
         pos_ = stop;
-      } else if (root == std::string_view::npos && c == '<' && pos_ + 1 < in_.size() &&
-                 name_start(in_[pos_ + 1])) {
+      } else if (root == std::string_view::npos && c == '<' && tag_starts(in_, pos_)) {
         break;  // no feed root anywhere: the first element is the root
       } else {
         junk = true;
@@ -324,7 +352,7 @@ class Repairer {
     pos_ = end == std::string_view::npos ? in_.size() : end + 1;
     if (decls.empty()) return;
     out_.append("<!DOCTYPE ");
-    bool named = !root.empty() && name_start(root[0]) && root[0] != ':';
+    bool named = !root.empty() && root[0] != ':';
     out_.append(named ? clean_name(root) : std::string("rss"));
     out_.append(" [");
     out_.append(decls);
@@ -521,7 +549,7 @@ class Repairer {
       pos_ = end == std::string_view::npos ? in_.size() : end + 1;
     } else if (starts_at(in_, p, "</")) {
       close_tag();
-    } else if (p + 1 < in_.size() && name_start(in_[p + 1]) && in_[p + 1] != ':') {
+    } else if (tag_starts(in_, p)) {
       start_tag();
     } else {
       text_char(p, false);
@@ -629,7 +657,7 @@ class Repairer {
         fix(Fix::kBrokenTag);
         return p;
       }
-      if (!name_start(c) || c == ':') {
+      if (c == ':' || name_char_at(in_, p, true) == 0) {
         if (c != '/') fix(Fix::kBrokenTag);
         ++p;
         continue;

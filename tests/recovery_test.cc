@@ -21,6 +21,7 @@
 #include "indexer/feed_parser.h"
 #include "indexer/feed_text.h"
 #include "indexer/html_text.h"
+#include "tests/utf8_check.h"
 
 namespace blogsearch {
 namespace {
@@ -99,6 +100,9 @@ const RepairCase kRepairCases[] = {
      "<rss><item><description>&lt;p&gt;x</description><pubDate>d</pubDate></item></rss>"},
     // Comments and processing instructions carry nothing an index needs.
     {"<rss><!-- a -- b --><?php x ?><title>t</title></rss>", "<rss><title>t</title></rss>"},
+    // Names are checked as libxml2 checks them, UTF-8 included.
+    {"<rss><title>a <\xC2\xA9 b</title><\xC3\xA9t\xC2\xB7>1</\xC3\xA9t\xC2\xB7></rss>",
+     "<rss><title>a &lt;\xC2\xA9 b</title><\xC3\xA9t\xC2\xB7>1</\xC3\xA9t\xC2\xB7></rss>"},
     // Control characters.
     {"<rss><title>a\x01" "b\x0B" "c</title></rss>", "<rss><title>abc</title></rss>"},
     // Text after the root.
@@ -224,7 +228,10 @@ TEST(XmlRepair, OutputAlwaysWellFormed) {
       "<content type='xhtml'><div xmlns='http://www.w3.org/1999/xhtml'><p>a<br/>b</p></div></content>"
       "<summary>s &#x41;&#66;</summary></entry></feed>",
   };
-  const char kNoise[] = "<>&;\"'/=![]:-? x\x01#";
+  // Markup characters, a control character, and UTF-8 characters that may
+  // start a name (é), only continue one (·) or neither (©, ×).
+  const char* const kNoise[] = {"<", ">", "&", ";", "\"", "'", "/", "=", "!", "[", "]", ":", "-", "?", " ",
+                                "x", "\x01", "#", "\xC3\xA9", "\xC2\xB7", "\xC2\xA9", "\xC3\x97"};
   std::uint32_t state = 12345;
   auto next = [&] {
     state = state * 1103515245u + 12345u;
@@ -242,11 +249,14 @@ TEST(XmlRepair, OutputAlwaysWellFormed) {
         std::size_t at = next() % doc.size();
         switch (next() % 3) {
           case 0: doc.erase(at, 1 + next() % 8); break;
-          case 1: doc.insert(at, 1, kNoise[next() % (sizeof kNoise - 1)]); break;
+          case 1: doc.insert(at, kNoise[next() % (sizeof kNoise / sizeof kNoise[0])]); break;
           default: doc.insert(at, doc.substr(next() % doc.size(), next() % 16)); break;
         }
         if (doc.empty()) doc = seed;
       }
+      // read_xml hands the repair UTF-8 only; a mutation that cut a
+      // character apart is not such an input.
+      if (!test_util::valid_utf8(doc)) continue;
       RepairResult r = repair_xml(doc);
       if (r.root.empty()) continue;
       xmlDocPtr parsed = xmlReadMemory(r.text.data(), static_cast<int>(r.text.size()), nullptr, nullptr,
