@@ -830,15 +830,32 @@ ParsedFeed parse_feed(std::string_view bytes, const std::string& name, const Par
   if (looks_like_json_feed(bytes)) {
     parse_json_feed(bytes, name, options, feed);
   } else {
-    // A feed of more items than the bound is cut before it is parsed, where
-    // the first item past it starts: the tree libxml2 builds does not grow
-    // with the item count either. The cut document's end is repaired like a
-    // truncated one. (Fewer bytes than the shortest items cannot hold more.)
+    // A feed of more items than the bound loses the items past it before it
+    // is parsed, so the tree libxml2 builds does not grow with the item
+    // count either: from where the first item past the bound starts to the
+    // end of the last item ("</item>", "</entry>") is left out, so the
+    // document still closes as it did. (Fewer bytes than the shortest items
+    // take cannot hold more.) Without a last close tag the cut document's
+    // end is repaired like a truncated one.
     std::size_t total = 0;
     std::size_t cut = bytes.size() > options.max_items * 13
                           ? start_of_item_after(bytes, options.max_items, total)
                           : std::string_view::npos;
-    XmlDoc doc = read_xml(bytes.substr(0, cut), name, options, feed);
+    std::string stitched;
+    std::string_view input = bytes;
+    if (cut != std::string_view::npos) {
+      std::size_t item_end = bytes.rfind("</item>"), entry_end = bytes.rfind("</entry>");
+      std::size_t tail = std::string_view::npos;
+      if (item_end != std::string_view::npos) tail = item_end + 7;
+      if (entry_end != std::string_view::npos && (tail == std::string_view::npos || entry_end + 8 > tail)) {
+        tail = entry_end + 8;
+      }
+      stitched.reserve(cut + 64);
+      stitched.append(bytes.substr(0, cut));
+      if (tail != std::string_view::npos && tail > cut) stitched.append(bytes.substr(tail));
+      input = stitched;
+    }
+    XmlDoc doc = read_xml(input, name, options, feed);
     Walker(doc.get(), name, options, feed).run();
     if (cut != std::string_view::npos) {
       feed.items_skipped = total - options.max_items;

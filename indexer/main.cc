@@ -197,7 +197,10 @@ int run_add(const AddArgs& args) {
     s.errors += static_cast<long>(errors.size());
     print_summary(s);
     if (s.errors == 0) return kOk;
-    return s.snapshots_read > s.errors ? kPartial : kInputError;
+    // Partial when anything given could be indexed (s.errors counts both the
+    // paths and the files that failed).
+    const long given = static_cast<long>(snapshots.size() + errors.size());
+    return given > s.errors ? kPartial : kInputError;
   } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
     return kLocked;
