@@ -775,7 +775,11 @@ class Walker {
 };
 
 // A date far in the future would rank its post first under every sort by
-// recency; a day's slack allows for clocks and zones that are wrong.
+// recency; a day's slack allows for clocks and zones that are wrong. The
+// parser only says so: the writer dates such a post by when it was first
+// seen (writer.cc), a time that does not change with each snapshot that
+// carries the post, as the observed time would (every snapshot would then
+// be a new version of it).
 void settle_dates(ParsedFeed& feed, const ParseOptions& options) {
   if (options.observed == 0) return;
   constexpr Time kSlack = 24 * 60 * 60;
@@ -790,14 +794,13 @@ void settle_dates(ParsedFeed& feed, const ParseOptions& options) {
         feed.warnings.push_back(feed.file + ": item " + std::to_string(i + 1) + " (" + what + "): " +
                                 (slot == &p.published ? "published" : "updated") + " date " +
                                 format_rfc3339(**slot) + " is after the snapshot was observed (" +
-                                format_rfc3339(options.observed) + "); the observed time used");
+                                format_rfc3339(options.observed) + "); dated when first seen instead");
       }
-      *slot = options.observed;
     }
   }
   if (settled > 10) {
     feed.warnings.push_back(feed.file + ": " + std::to_string(settled - 10) +
-                            " more future dates replaced by the observed time");
+                            " more future dates; dated when first seen instead");
   }
 }
 

@@ -5,6 +5,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <new>
+
 #include "indexer/feed_parser.h"
 #include "indexer/schema.h"
 
@@ -91,7 +93,11 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
         r.error = e.what();
       }
     }
-  } catch (const std::exception& e) {  // unreadable file (or out of memory)
+  } catch (const std::bad_alloc&) {
+    r.status = ReadSnapshot::Status::kUnreadable;
+    r.feed = ParsedFeed();
+    r.error = snap.path + ": out of memory while reading it (lower --max-body or --max-items); skipped";
+  } catch (const std::exception& e) {  // unreadable file
     r.status = ReadSnapshot::Status::kUnreadable;
     r.error = e.what();
   }

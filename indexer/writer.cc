@@ -234,17 +234,27 @@ struct Writer::Impl {
     d["title"] = p.title;
     d["authors"] = p.authors;
     d["categories"] = p.categories;
-    d["published"] = time_json(p.published);
-    d["updated"] = time_json(p.updated);
+    // A date more than a day after the post was first seen is not true
+    // (9999-12-31 would rank first by recency for ever): the first-seen time
+    // stands in for it. Settled here, against a time that is the same for
+    // every snapshot, and not in the parser (feed_parser.cc warns): the
+    // content hash, and so the versions, see the date as the feed wrote it.
+    constexpr Time kSlack = 24 * 60 * 60;
+    auto believable = [&](std::optional<Time> t) {
+      return t && *t > st.first_seen + kSlack ? std::optional<Time>(st.first_seen) : t;
+    };
+    const std::optional<Time> published = believable(p.published), updated = believable(p.updated);
+    d["published"] = time_json(published);
+    d["updated"] = time_json(updated);
     d["summary"] = shorten(summary_text, kMaxSummaryBytes);
-    Time date = p.published.value_or(p.updated.value_or(st.first_seen));
+    Time date = published.value_or(updated.value_or(st.first_seen));
     std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
     std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
     doc.add_boolean_term(schema::kDay + compact);
     doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
     doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
     doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(date)));
-    if (p.updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*p.updated)));
+    if (updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*updated)));
     return doc;
   }
 

@@ -964,7 +964,9 @@ TEST(FeedParser, CategoryTermsIndexedButNotAFacet) {
 
 // ---- future dates (issue 14, section 6) ---------------------------------------------
 
-TEST(FeedParser, FutureDatesReplacedByTheObservedTime) {
+// The parser keeps the date as written and warns; the writer dates the post
+// by its first-seen time (WriterTest.FutureDateIsTheFirstSeenTimeAndNoVersion).
+TEST(FeedParser, FutureDatesAreReported) {
   const Time observed = *parse_date("2026-09-02T00:00:00Z");
   std::string doc = std::string(kRss2Head) +
                     "<item><guid>far</guid><pubDate>Fri, 31 Dec 9999 00:00:00 GMT</pubDate></item>"
@@ -976,14 +978,14 @@ TEST(FeedParser, FutureDatesReplacedByTheObservedTime) {
   options.observed = observed;
   ParsedFeed feed = parse_feed(doc, "future.xml", options);
   ASSERT_EQ(feed.posts.size(), 3u);
-  EXPECT_EQ(date(feed.posts[0].published), "2026-09-02T00:00:00Z");
-  EXPECT_EQ(date(feed.posts[1].published), "2026-09-02T23:00:00Z");  // within a day: kept
+  EXPECT_EQ(date(feed.posts[0].published), "9999-12-31T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[1].published), "2026-09-02T23:00:00Z");
   EXPECT_EQ(date(feed.posts[2].published), "2026-09-01T00:00:00Z");
-  EXPECT_EQ(date(feed.posts[2].updated), "2026-09-02T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[2].updated), "2027-01-01T00:00:00Z");
   ASSERT_EQ(feed.warnings.size(), 2u) << ::testing::PrintToString(feed.warnings);
   EXPECT_EQ(feed.warnings[0],
             "future.xml: item 1 (far): published date 9999-12-31T00:00:00Z is after the snapshot was "
-            "observed (2026-09-02T00:00:00Z); the observed time used");
+            "observed (2026-09-02T00:00:00Z); dated when first seen instead");
   EXPECT_TRUE(has_warning(feed, "future.xml: item 3 (past): updated date 2027-01-01T00:00:00Z"));
 
   // Without an observed time nothing can be judged.
@@ -992,7 +994,7 @@ TEST(FeedParser, FutureDatesReplacedByTheObservedTime) {
   EXPECT_TRUE(unknown.warnings.empty());
 }
 
-TEST(FeedParser, FutureDatesInJsonFeedReplacedToo) {
+TEST(FeedParser, FutureDatesInJsonFeedReportedToo) {
   std::string doc =
       R"({"version": "https://jsonfeed.org/version/1.1", "title": "J", "items": [)"
       R"({"id": "j1", "content_text": "x", "date_published": "9999-12-31T00:00:00Z",)"
@@ -1001,7 +1003,7 @@ TEST(FeedParser, FutureDatesInJsonFeedReplacedToo) {
   options.observed = *parse_date("2026-09-02T00:00:00Z");
   ParsedFeed feed = parse_feed(doc, "future.json", options);
   ASSERT_EQ(feed.posts.size(), 1u);
-  EXPECT_EQ(date(feed.posts[0].published), "2026-09-02T00:00:00Z");
+  EXPECT_EQ(date(feed.posts[0].published), "9999-12-31T00:00:00Z");
   EXPECT_EQ(date(feed.posts[0].updated), "2026-09-01T00:00:00Z");
   EXPECT_TRUE(has_warning(feed, "future.json: item 1 (j1): published date 9999-12-31T00:00:00Z is after"))
       << ::testing::PrintToString(feed.warnings);
@@ -1017,9 +1019,8 @@ TEST(FeedParser, ManyFutureDatesGiveFewWarnings) {
   options.observed = *parse_date("2026-09-02T00:00:00Z");
   ParsedFeed feed = parse_feed(doc, "future.xml", options);
   ASSERT_EQ(feed.posts.size(), 50u);
-  for (const auto& p : feed.posts) EXPECT_EQ(date(p.published), "2026-09-02T00:00:00Z");
   ASSERT_EQ(feed.warnings.size(), 11u);
-  EXPECT_EQ(feed.warnings.back(), "future.xml: 40 more future dates replaced by the observed time");
+  EXPECT_EQ(feed.warnings.back(), "future.xml: 40 more future dates; dated when first seen instead");
 }
 
 // ---- bounds (issue 14, section 8) ----------------------------------------------------

@@ -369,7 +369,7 @@ TEST(JsonFeed, UnknownZoneNameReadAsUtcWithOneWarning) {
   EXPECT_EQ(feed.warnings[0], "zone.json: item 1: unknown time zone in date \"Fri, 07 Mar 2025 14:05:00 XYZT\", read as UTC");
 }
 
-TEST(JsonFeed, FutureDateReplacedByObservedTime) {
+TEST(JsonFeed, FutureDateReported) {
   ParseOptions options;
   options.observed = *parse_date("2025-03-07T12:00:00Z");
   std::string doc = std::string(kHead) +
@@ -379,9 +379,9 @@ TEST(JsonFeed, FutureDateReplacedByObservedTime) {
                     kTail;
   ParsedFeed feed = parse_feed(doc, "future.json", options);
   ASSERT_EQ(feed.posts.size(), 3u);
-  EXPECT_EQ(date(feed.posts[0].published), "2025-03-07T12:00:00Z");
-  EXPECT_EQ(date(feed.posts[1].published), "2025-03-08T06:00:00Z");  // within a day: believed
-  EXPECT_EQ(date(feed.posts[2].updated), "2025-03-07T12:00:00Z");
+  EXPECT_EQ(date(feed.posts[0].published), "9999-12-31T00:00:00Z");  // kept; the writer settles it
+  EXPECT_EQ(date(feed.posts[1].published), "2025-03-08T06:00:00Z");
+  EXPECT_EQ(date(feed.posts[2].updated), "2025-03-09T12:00:00Z");
   ASSERT_EQ(feed.warnings.size(), 2u) << warnings_of(feed);
   EXPECT_NE(feed.warnings[0].find("future.json: item 1"), std::string::npos) << feed.warnings[0];
   // Unknown observed time (0): dates are taken as given.

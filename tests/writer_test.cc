@@ -193,6 +193,28 @@ TEST_F(WriterTest, UnchangedItemOnlyMovesLastSeen) {
   EXPECT_EQ(a["last_seen"], "2026-09-03T01:00:00Z");
 }
 
+// A date far in the future is the first-seen time in the index, and a post
+// that keeps it (or whose date stops being in the future) is no new version.
+TEST_F(WriterTest, FutureDateIsTheFirstSeenTimeAndNoVersion) {
+  Item far = kA;
+  far.date = "Fri, 31 Dec 9999 00:00:00 +0000";
+  Item soon = kB;
+  soon.date = "Fri, 04 Sep 2026 10:00:00 +0000";  // two days after it is first seen
+  ingest({snapshot("2026-09-02T010000Z", rss({far, soon}))});
+  ingest({snapshot("2026-09-03T010000Z", rss({far, soon}, "Thu, 03 Sep 2026 01:00:00 +0000"))});
+  auto s = ingest({snapshot("2026-09-06T010000Z", rss({far, soon}, "Sun, 06 Sep 2026 01:00:00 +0000"))});
+  EXPECT_EQ(s.posts_updated, 0);
+  json a = data_of(kA.guid), b = data_of(kB.guid);
+  EXPECT_EQ(a["published"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(a["versions"], 1);
+  EXPECT_EQ(a["last_seen"], "2026-09-06T01:00:00Z");
+  EXPECT_EQ(b["published"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(b["versions"], 1);
+  Xapian::Database db(db_);
+  EXPECT_EQ(db.get_termfreq("D20260902"), 2u);
+  EXPECT_EQ(db.get_termfreq("Y9999"), 0u);
+}
+
 TEST_F(WriterTest, EditReplacesDocumentAndCountsVersion) {
   ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
   Item edited = kA;
