@@ -149,7 +149,6 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
   // The text parsed is always UTF-8 (encoding.h decides and decodes), so
   // CDATA sections can be marked whatever the feed's encoding.
   const char* encoding = nullptr;
-  bool utf8 = true;
   int options = kParseOptions;
   std::string repaired;
   Utf8Text decoded = decode_to_utf8(bytes, parse_options.http_charset, name, repaired, warnings);
@@ -160,20 +159,17 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
   }
   if (input.size() > static_cast<std::size_t>(INT_MAX)) throw FeedError(name + ": too large to parse");
 
-  auto parse = [&](std::string_view text, ErrorLog& log) {
-    ErrorCapture capture(&log);
-    return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, options));
-  };
   auto parse_with = [&](std::string_view text, ErrorLog& log, int with) {
     ErrorCapture capture(&log);
     if (text.size() > static_cast<std::size_t>(INT_MAX)) return XmlDoc();
     return XmlDoc(xmlReadMemory(text.data(), static_cast<int>(text.size()), nullptr, encoding, with));
   };
+  auto parse = [&](std::string_view text, ErrorLog& log) { return parse_with(text, log, options); };
   ErrorLog log;
   XmlDoc owned;
   std::string marked;
   std::vector<std::string_view> sections;
-  if (utf8 && mark_cdata_sections(input, marked, sections)) {
+  if (mark_cdata_sections(input, marked, sections)) {
     owned = parse(marked, log);
     // Only a clean parse of the marked text is sure to equal the
     // original's (xml_cdata.h); anything else is parsed as it came.
@@ -220,7 +216,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
     if (!fixed.root.empty()) {
       std::string marked_again;
       std::vector<std::string_view> sections_again;
-      if (utf8 && mark_cdata_sections(fixed.text, marked_again, sections_again)) {
+      if (mark_cdata_sections(fixed.text, marked_again, sections_again)) {
         again = parse_with(marked_again, after, reparse);
         if (after.count > 0 || !again || !restore_cdata_sections(again.get(), sections_again)) {
           again.reset();
