@@ -31,6 +31,13 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   } catch (const std::exception& e) {
     throw ConfigError(path + ": " + e.what());
   }
+  // A misspelt key would be ignored ("enabeld = false" fetched anyway): every
+  // key must be known, and the error names its own line.
+  for (const auto& [key, value] : root) {
+    if (key.str() != "feed")
+      throw ConfigError(where(path, value.source()) + ": unknown key '" + std::string(key.str()) +
+                        "' (the file holds [[feed]] tables)");
+  }
   std::vector<FeedConfig> feeds;
   const toml::node* list = root.get("feed");
   if (!list) return feeds;
@@ -40,6 +47,12 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   for (const toml::node& node : *arr) {
     const toml::table* t = node.as_table();
     if (!t) throw ConfigError(where(path, node.source()) + ": 'feed' must be written [[feed]]");
+    for (const auto& [key, value] : *t) {
+      const std::string k(key.str());
+      if (k != "id" && k != "url" && k != "title" && k != "enabled")
+        throw ConfigError(where(path, value.source()) + ": unknown key '" + k +
+                          "' in [[feed]] (known: id, url, title, enabled)");
+    }
     FeedConfig f;
     auto str = [&](const char* key, std::string& out, bool required) {
       const toml::node* v = t->get(key);
@@ -57,11 +70,13 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
       if (!e->is_boolean()) throw ConfigError(where(path, e->source()) + ": 'enabled' must be true or false");
       f.enabled = **e->as_boolean();
     }
-    const std::string line = where(path, t->source());
-    if (feed_slug(f.id) != f.id || f.id.empty())
-      throw ConfigError(line + ": id '" + f.id + "' must be a slug of a-z, 0-9, '.', '_' and '-'");
-    if (!ids.insert(f.id).second) throw ConfigError(line + ": id '" + f.id + "' appears twice");
-    if (url_scheme(f.url) != "http" && url_scheme(f.url) != "https") throw ConfigError(line + ": feed '" + f.id + "': url must be an http(s) URL");
+    // Each error names the line of the key it is about.
+    const std::string id_line = where(path, t->get("id")->source());
+    const std::string url_line = where(path, t->get("url")->source());
+    if (std::string why = feed_id_problem(f.id); !why.empty()) throw ConfigError(id_line + ": " + why);
+    if (!ids.insert(f.id).second) throw ConfigError(id_line + ": id '" + f.id + "' appears twice");
+    if (url_scheme(f.url) != "http" && url_scheme(f.url) != "https")
+      throw ConfigError(url_line + ": feed '" + f.id + "': url must be an http(s) URL");
     feeds.push_back(std::move(f));
   }
   return feeds;

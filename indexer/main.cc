@@ -181,6 +181,14 @@ void print_summary(const IngestSummary& s) {
 
 int run_add(const AddArgs& args) {
   const std::string db_path = schema::resolve_db_path(args.db);
+  // Checked before anything is written: a feed id the database cannot hold
+  // would otherwise fail at the first write, and on every run after.
+  if (!args.feed.empty()) {
+    if (std::string why = feed_id_problem(args.feed); !why.empty()) {
+      std::cerr << "blogsearch-index: --feed: " << why << '\n';
+      return kInputError;
+    }
+  }
   std::vector<std::string> errors;
   std::vector<Snapshot> snapshots = collect_snapshots(args.paths, args.feed, errors);
   for (const auto& e : errors)

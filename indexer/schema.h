@@ -120,6 +120,11 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 // Xapian refuses terms longer than 245 bytes.
 inline constexpr std::size_t kMaxTermBytes = 245;
 
+// A feed id is a term (XFEED + id, with room for the other feed terms) and
+// a metadata key: ids are validated against this bound before anything is
+// written (feeds.toml, --feed), and folder names are shortened to it.
+inline constexpr std::size_t kMaxFeedIdBytes = 100;
+
 inline std::string hex64(std::uint64_t v) {
   static const char digits[] = "0123456789abcdef";
   std::string out(16, '0');

@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "indexer/date.h"
+#include "indexer/schema.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -160,7 +161,20 @@ std::string feed_slug(const std::string& name) {
   }
   // "." and ".." are folder names, not feeds.
   if (out == "." || out == "..") return "";
+  if (out.size() > schema::kMaxFeedIdBytes) {
+    std::string hash = schema::hex64(XXH3_64bits(out.data(), out.size()));
+    out = out.substr(0, schema::kMaxFeedIdBytes - hash.size() - 1) + "-" + hash;
+  }
   return out;
+}
+
+std::string feed_id_problem(const std::string& id) {
+  if (id.size() > schema::kMaxFeedIdBytes) {
+    return "id '" + id.substr(0, 20) + "...' is " + std::to_string(id.size()) + " bytes, longer than the " +
+           std::to_string(schema::kMaxFeedIdBytes) + " a feed id may have";
+  }
+  if (id.empty() || feed_slug(id) != id) return "id '" + id + "' must be a slug of a-z, 0-9, '.', '_' and '-'";
+  return {};
 }
 
 // read(2) straight into a string sized from fstat: going through an

@@ -51,8 +51,13 @@ std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
                                         std::vector<std::string>& errors);
 
 // A folder name or host turned into a feed id: lowercase [a-z0-9._-], other
-// runs of characters become '-'. "" when nothing usable is left.
+// runs of characters become '-'. "" when nothing usable is left. A slug
+// longer than schema::kMaxFeedIdBytes keeps its start and ends in a hash of
+// the whole, so two long names stay two feeds.
 std::string feed_slug(const std::string& name);
+
+// Why `id` cannot be a feed id ("" when it can): not a slug, or too long.
+std::string feed_id_problem(const std::string& id);
 
 // The largest snapshot body read or fetched unless --max-body says otherwise.
 constexpr std::size_t kDefaultMaxSnapshotBytes = std::size_t{32} << 20;

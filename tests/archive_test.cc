@@ -111,6 +111,19 @@ TEST(Snapshot, ParseOptionsComeFromTheFetch) {
   EXPECT_EQ(o.max_items, 7u);
 }
 
+TEST(Snapshot, FeedIdsFitTheDatabase) {
+  EXPECT_EQ(feed_id_problem("pytorch"), "");
+  EXPECT_NE(feed_id_problem("Not A Slug").find("must be a slug"), std::string::npos);
+  EXPECT_NE(feed_id_problem("").find("must be a slug"), std::string::npos);
+  EXPECT_NE(feed_id_problem(std::string(249, 'a')).find("249 bytes, longer than the 100"), std::string::npos);
+  // Long folder names become ids that fit, and two of them stay two.
+  std::string a = feed_slug(std::string(300, 'x') + "-one"), b = feed_slug(std::string(300, 'x') + "-two");
+  EXPECT_EQ(a.size(), 100u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(feed_id_problem(a), "");
+  EXPECT_EQ(feed_slug("Simon Willison's Weblog"), "simon-willison-s-weblog");
+}
+
 TEST(Snapshot, ReadFileRefusesWhatIsOverTheLimit) {
   ScratchDir dir;
   fs::path f = dir.path / "big.xml";

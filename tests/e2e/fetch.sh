@@ -310,7 +310,7 @@ bad_config() {  # NAME EXPECTED-REGEX, config on stdin
   grep -Eq "$2" "$tmp/bad_$1.err" || fail "config $1: message does not match '$2'"
   [ "$(wc -l <"$tmp/bad_$1.err")" -eq 1 ] || fail "config $1: message is not one line"
 }
-bad_config scheme "$tmp/scheme.toml:5: feed 'ftp': url must be" <<EOF
+bad_config scheme "$tmp/scheme.toml:7: feed 'ftp': url must be" <<EOF
 [[feed]]
 id = "fine"
 url = "$BASE/static/good.xml"
@@ -334,7 +334,7 @@ id = "x"
 url = "http://example.org/feed.xml"
 enabled = "yes"
 EOF
-bad_config dup "$tmp/dup.toml:4: id 'x' appears twice" <<'EOF'
+bad_config dup "$tmp/dup.toml:5: id 'x' appears twice" <<'EOF'
 [[feed]]
 id = "x"
 url = "http://example.org/a.xml"
@@ -342,6 +342,21 @@ url = "http://example.org/a.xml"
 id = "x"
 url = "http://example.org/b.xml"
 EOF
+bad_config misspelt "$tmp/misspelt.toml:4: unknown key 'enabeld' in \\[\\[feed\\]\\]" <<'EOF'
+[[feed]]
+id = "x"
+url = "http://example.org/a.xml"
+enabeld = false
+EOF
+bad_config longid "$tmp/longid.toml:2: id '.*' is 300 bytes, longer than the 100" <<EOF
+[[feed]]
+id = "$(printf 'a%.0s' $(seq 300))"
+url = "http://example.org/a.xml"
+EOF
+rc=0
+"$BLOGSEARCH_INDEX" add --feed "$(printf 'b%.0s' $(seq 300))" "$SOURCE_DIR/data" >/dev/null 2>"$tmp/longfeed.err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--feed: id .* longer than the 100' "$tmp/longfeed.err" ||
+  fail "add --feed with a 300-byte id: exit $rc, $(cat "$tmp/longfeed.err")"
 fetch_run bad_missing --config "$tmp/does-not-exist.toml"
 [ "$rc" -eq 2 ] && grep -q 'does-not-exist.toml' "$tmp/bad_missing.err" || fail "a missing config is not exit 2 naming it"
 pass "bad configs exit 2 naming file:line and key"
