@@ -465,6 +465,20 @@ int main(int argc, char** argv) {
   stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
 
   std::set_terminate(on_terminate);
+  // CLI11 says only "A subcommand is required" for a misspelt command:
+  // name it, and the real ones.
+  std::string commands;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known = known || (argc >= 2 && sub->get_name() == argv[1]);
+  }
+  if (argc < 2 || (argv[1][0] != '-' && !known)) {
+    if (argc < 2) std::cerr << "blogsearch-index: a command is required";
+    else std::cerr << "blogsearch-index: unknown command '" << argv[1] << "'";
+    std::cerr << " (commands: " << commands << "; see --help)\n";
+    return kInputError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -357,6 +357,12 @@ rc=0
 "$BLOGSEARCH_INDEX" add --feed "$(printf 'b%.0s' $(seq 300))" "$SOURCE_DIR/data" >/dev/null 2>"$tmp/longfeed.err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q -- '--feed: id .* longer than the 100' "$tmp/longfeed.err" ||
   fail "add --feed with a 300-byte id: exit $rc, $(cat "$tmp/longfeed.err")"
+# A misspelt command is named, with the real ones.
+rc=0
+"$BLOGSEARCH_INDEX" frobnicate >/dev/null 2>"$tmp/frob.err" || rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/frob.err")" -eq 1 ] &&
+  grep -q "unknown command 'frobnicate' (commands: parse, add, fetch, rebuild, import-git, stats" "$tmp/frob.err" ||
+  fail "an unknown command: exit $rc, $(cat "$tmp/frob.err")"
 fetch_run bad_missing --config "$tmp/does-not-exist.toml"
 [ "$rc" -eq 2 ] && grep -q 'does-not-exist.toml' "$tmp/bad_missing.err" || fail "a missing config is not exit 2 naming it"
 pass "bad configs exit 2 naming file:line and key"
