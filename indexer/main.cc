@@ -77,11 +77,21 @@ json post_json(const Post& p) {
           {"text", p.content_is_html ? html_to_text(p.content) : collapse_whitespace(p.content)}};
 }
 
+// The bounds of every command that reads snapshots (--max-body, --max-items).
+struct Limits {
+  std::size_t max_body = kDefaultMaxSnapshotBytes;
+  std::size_t max_items = ParseOptions().max_items;
+
+  void apply(IngestOptions& options) const {
+    options.max_snapshot_bytes = max_body;
+    options.parse.max_items = max_items;
+  }
+};
+
 struct ParseArgs {
   std::vector<std::string> files;
   std::string base_url, charset;  // override what FILE.headers.json says
-  std::size_t max_body = kDefaultMaxSnapshotBytes;
-  std::size_t max_items = ParseOptions().max_items;
+  Limits limits;
 };
 
 // Each file is parsed as `add` would parse it: with what its headers.json
@@ -93,11 +103,11 @@ int run_parse(const ParseArgs& args) {
       std::vector<std::string> errors;
       std::vector<Snapshot> snaps = collect_snapshots({file}, "", errors);
       ParseOptions options;
-      options.max_items = args.max_items;
+      options.max_items = args.limits.max_items;
       if (snaps.size() == 1) options = parse_options_for(snaps[0], options);
       if (!args.base_url.empty()) options.base_url = args.base_url;
       if (!args.charset.empty()) options.http_charset = args.charset;
-      ParsedFeed feed = parse_feed(read_file(file, args.max_body), file, options);
+      ParsedFeed feed = parse_feed(read_file(file, args.limits.max_body), file, options);
       json posts = json::array();
       for (const auto& p : feed.posts) posts.push_back(post_json(p));
       json out = {{"file", file},
@@ -121,14 +131,8 @@ struct AddArgs {
   std::vector<std::string> paths;
   bool quiet = false;
   double wait = 0;  // seconds to wait for another writer's lock
-  std::size_t max_body = kDefaultMaxSnapshotBytes;
-  std::size_t max_items = ParseOptions().max_items;
+  Limits limits;
 };
-
-void apply_limits(IngestOptions& options, std::size_t max_body, std::size_t max_items) {
-  options.max_snapshot_bytes = max_body;
-  options.parse.max_items = max_items;
-}
 
 // Messages to stderr, and a progress line there on a terminal.
 struct Console {
@@ -197,7 +201,7 @@ int run_add(const AddArgs& args) {
 
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
-  apply_limits(options, args.max_body, args.max_items);
+  args.limits.apply(options);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     IngestSummary s = writer->ingest(snapshots, options);
@@ -229,7 +233,7 @@ int run_rebuild(const AddArgs& args) {
   }
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
-  apply_limits(options, args.max_body, args.max_items);
+  args.limits.apply(options);
   try {
     IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options); });
     console.clear();
@@ -247,7 +251,7 @@ struct FetchArgs {
   std::vector<std::string> feeds;
   bool quiet = false;
   double wait = 0;
-  FetchOptions fetch;
+  FetchOptions fetch;  // its max_body_bytes is the limit on bodies
   std::size_t max_items = ParseOptions().max_items;
 };
 
@@ -275,7 +279,7 @@ int run_fetch(const FetchArgs& args) {
   options.fetch = args.fetch;
   Console console;
   options.ingest = console.ingest_options(true, 0);
-  apply_limits(options.ingest, args.fetch.max_body_bytes, args.max_items);
+  Limits{args.fetch.max_body_bytes, args.max_items}.apply(options.ingest);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     UpdateSummary s = update_feeds(*writer, feeds, options);
@@ -304,8 +308,7 @@ struct ImportGitArgs {
   std::string db, archive, repo, path, feed;
   bool quiet = false;
   double wait = 0;
-  std::size_t max_body = kDefaultMaxSnapshotBytes;
-  std::size_t max_items = ParseOptions().max_items;
+  Limits limits;
 };
 
 int run_import_git(const ImportGitArgs& args) {
@@ -316,16 +319,16 @@ int run_import_git(const ImportGitArgs& args) {
   import.path = args.path;
   import.feed_id = args.feed;
   import.archive_dir = resolve_archive_path(args.archive);
-  import.max_body_bytes = args.max_body;
+  import.max_body_bytes = args.limits.max_body;
   IngestOptions options = console.ingest_options(args.quiet, 0);
-  apply_limits(options, args.max_body, args.max_items);
+  args.limits.apply(options);
   import.on_message = options.on_message;
   try {
     // Archive and database are written under the one writer lock, as fetch does.
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
     ImportGitResult r = import_git_history(import);
     options = console.ingest_options(args.quiet, r.snapshots.size());
-    apply_limits(options, args.max_body, args.max_items);
+    args.limits.apply(options);
     IngestSummary s = writer->ingest(r.snapshots, options);
     console.clear();
     std::printf(
@@ -389,11 +392,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
 
-  // The bounds every command that reads snapshots takes.
-  auto limits = [](CLI::App* cmd, std::size_t& max_body, std::size_t& max_items) {
-    cmd->add_option("--max-body", max_body, "Skip snapshots larger than BYTES")
+  auto limits = [](CLI::App* cmd, Limits& l) {
+    cmd->add_option("--max-body", l.max_body, "Skip snapshots larger than BYTES")
         ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--max-items", max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
+    cmd->add_option("--max-items", l.max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
         ->capture_default_str()->check(CLI::PositiveNumber);
   };
 
@@ -403,7 +405,7 @@ int main(int argc, char** argv) {
   parse->add_option("--base-url", parse_args.base_url, "The document's URL (default: finalUrl in FILE.headers.json)");
   parse->add_option("--charset", parse_args.charset,
                     "The HTTP charset (default: contentType in FILE.headers.json)");
-  limits(parse, parse_args.max_body, parse_args.max_items);
+  limits(parse, parse_args.limits);
 
   AddArgs add_args;
   auto* add = app.add_subcommand("add", "Ingest snapshot files or directories (walked recursively) into the database");
@@ -413,7 +415,7 @@ int main(int argc, char** argv) {
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
   add->add_flag("-q,--quiet", add_args.quiet, "No progress line");
   add->add_option("--wait", add_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
-  limits(add, add_args.max_body, add_args.max_items);
+  limits(add, add_args.limits);
 
   FetchArgs fetch_args;
   auto* fetch = app.add_subcommand("fetch", "Fetch the feeds in feeds.toml, archive new snapshots and index them");
@@ -445,7 +447,7 @@ int main(int argc, char** argv) {
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, "No progress line");
   rebuild->add_option("--wait", rebuild_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
-  limits(rebuild, rebuild_args.max_body, rebuild_args.max_items);
+  limits(rebuild, rebuild_args.limits);
 
   ImportGitArgs git_args;
   auto* import_git = app.add_subcommand(
@@ -458,7 +460,7 @@ int main(int argc, char** argv) {
   import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   import_git->add_flag("-q,--quiet", git_args.quiet, "No progress line");
   import_git->add_option("--wait", git_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
-  limits(import_git, git_args.max_body, git_args.max_items);
+  limits(import_git, git_args.limits);
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
