@@ -10,11 +10,14 @@
 // cost of parsing them.
 #include "indexer/writer.h"
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +39,24 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kLockInfoFile = "blogsearch-writer";
+
+// Why the database directory (and the generation its stub names) cannot be
+// written, or "" when nothing stands in the way.
+std::string why_not_writable(const std::string& path) {
+  std::error_code ec;
+  std::vector<fs::path> dirs{fs::path(path)};
+  for (const auto& entry : fs::directory_iterator(path, ec)) {
+    if (entry.is_directory(ec) && entry.path().filename().string().rfind("gen-", 0) == 0) dirs.push_back(entry.path());
+  }
+  for (const auto& dir : dirs) {
+    struct statvfs fsinfo {};
+    if (::statvfs(dir.c_str(), &fsinfo) == 0 && (fsinfo.f_flag & ST_RDONLY))
+      return dir.string() + " is on a read-only file system";
+    if (::access(dir.c_str(), W_OK) != 0)
+      return "no permission to write " + dir.string() + " (" + std::strerror(errno) + ")";
+  }
+  return {};
+}
 
 // A summary is for display beside a result; a description holding the
 // whole post would otherwise be stored twice.
@@ -454,6 +475,11 @@ void Writer::open(const std::string& path, bool any_schema) {
   } catch (const std::runtime_error& e) {
     throw DatabaseError(e.what());
   } catch (const Xapian::DatabaseLockError&) {
+    // Xapian reports a lock it could not even try to take (a read-only file
+    // system, no permission) as a lock error too: say what is wrong.
+    if (std::string why = why_not_writable(path); !why.empty()) {
+      throw DatabaseError("cannot write database " + path + ": " + why);
+    }
     std::string holder;
     std::ifstream info(fs::path(path) / kLockInfoFile);
     std::getline(info, holder);

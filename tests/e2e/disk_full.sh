@@ -5,6 +5,8 @@
 # rerun with space completes to the same state as a run that never failed.
 # Two ways to run out: a file-size limit (ulimit -f, always) and a small
 # tmpfs (needs root and permission to mount; skipped with a reason otherwise).
+# Last, a database on a read-only bind mount is reported as read-only, not
+# as locked by another writer.
 set -euo pipefail
 command -v xapian-check >/dev/null || { echo "SKIP: xapian-check not installed (xapian-tools; run tools/setup)"; exit 77; }
 state=(/usr/bin/python3 "$SOURCE_DIR/tests/e2e/db_state.py")
@@ -103,5 +105,21 @@ else
   same_as_reference "$mnt/db" "live database after the failed rebuild"
   gens=$(find "$mnt/db" -maxdepth 1 -name 'gen-*' | wc -l)
   [ "$gens" -eq 1 ] || echo "  note: $gens generations left after the failed rebuild (the next writer removes stale ones)"
+fi
+
+# A read-only file system is said to be one, not "locked by another writer".
+umount "$mnt"
+mounted=""
+ro=$tmp/ro
+mkdir -p "$ro"
+if mount --bind "$tmp" "$ro" 2>"$tmp/mount.err" && mounted=$ro && mount -o remount,bind,ro "$ro" 2>>"$tmp/mount.err"; then
+  "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/rodb" "$tmp/in" > /dev/null
+  status=0
+  "$BLOGSEARCH_INDEX" add --quiet --db "$ro/rodb" "$tmp/in" > /dev/null 2> "$tmp/err" || status=$?
+  [ "$status" -eq 4 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q 'read-only file system' "$tmp/err" ||
+    fail "a read-only database: exit $status, $(cat "$tmp/err")"
+  echo "  read-only file system: $(cat "$tmp/err")"
+else
+  echo "SKIP (read-only part): cannot make a read-only bind mount ($(cat "$tmp/mount.err"))"
 fi
 echo "PASS: disk full gives one clear error line and a usable database; reruns reach the reference state"
