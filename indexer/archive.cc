@@ -126,6 +126,18 @@ ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchRespons
   return {body.string(), false};
 }
 
+Snapshot snapshot_of(const FetchResponse& r) {
+  Snapshot snap;
+  snap.feed_id = r.feed_id;
+  snap.observed = r.fetched_at;
+  snap.status = r.status;
+  snap.etag = r.etag;
+  snap.last_modified = r.last_modified;
+  snap.final_url = r.final_url;
+  snap.content_type = r.content_type;
+  return snap;
+}
+
 std::string resolve_archive_path(const std::string& from_option) {
   if (!from_option.empty()) return from_option;
   if (const char* env = std::getenv("BLOGSEARCH_ARCHIVE"); env && *env) return env;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "indexer/fetch.h"
+#include "indexer/snapshot.h"
 
 namespace blogsearch {
 
@@ -29,6 +30,11 @@ struct ArchivedFile {
 // Throws std::runtime_error naming the path when the disk refuses.
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
                               const nlohmann::json& extra = nlohmann::json::object());
+
+// What a fetch (or a committed version) tells of its snapshot: feed id,
+// observed time, status, ETag, Last-Modified, final URL and Content-Type,
+// as headers.json records them; no path yet. Never throws (but bad_alloc).
+Snapshot snapshot_of(const FetchResponse& response);
 
 // --archive, else $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive
 // (~/.local/share/blogsearch/archive).

@@ -260,14 +260,7 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
           warn("warning: " + repo + "@" + c.hash.substr(0, 12) + ":" + headers_path + ": not a JSON object, ignored");
         }
       }
-      Snapshot snap;
-      snap.feed_id = result.feed_id;
-      snap.observed = c.time;
-      snap.status = r.status;
-      snap.etag = r.etag;
-      snap.last_modified = r.last_modified;
-      snap.final_url = r.final_url;
-      snap.content_type = r.content_type;
+      Snapshot snap = snapshot_of(r);
       try {
         parse_feed(*body, label, parse_options_for(snap));
       } catch (const FeedError& e) {

@@ -24,33 +24,33 @@ json load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
 
 std::string body_hash(const std::string& body) { return schema::hex64(XXH3_64bits(body.data(), body.size())); }
 
-// What the parser is told of a fetched body (snapshot.h: parse_options_for).
+// The snapshot a fetched body makes, with what feeds.toml adds to it.
 Snapshot snapshot_of(const FetchResponse& r, const FeedConfig& feed, const std::string& url) {
-  Snapshot snap;
+  Snapshot snap = snapshot_of(r);
   snap.feed_id = feed.id;
   snap.feed_title = feed.title;
-  snap.observed = r.fetched_at;
-  snap.status = r.status;
-  snap.etag = r.etag;
-  snap.last_modified = r.last_modified;
-  snap.final_url = r.final_url;
-  snap.content_type = r.content_type;
   snap.url = url;
   return snap;
 }
 
+struct BodyCheck {
+  std::string error;       // "" when the body is a whole feed
+  bool cut_short = false;  // its document ends before its root closes
+};
+
 // Checked before archiving so that an HTML error page or a body cut short
-// never enters the archive: "" when the body is a whole feed.
-std::string check_body(const FetchResponse& r, const Snapshot& snap, const IngestOptions& ingest) {
+// never enters the archive.
+BodyCheck check_body(const FetchResponse& r, const Snapshot& snap, const IngestOptions& ingest) {
   try {
     ParsedFeed feed = parse_feed(r.body, r.final_url, parse_options_for(snap, ingest.parse));
     if (!feed.complete && feed.items_skipped == 0) {
-      return "truncated body (" + std::to_string(r.body.size()) +
-             " bytes): the document ends before its root element closes";
+      return {"truncated body (" + std::to_string(r.body.size()) +
+                  " bytes): the document ends before its root element closes",
+              true};
     }
     return {};
   } catch (const FeedError& e) {
-    return std::string("not a feed: ") + e.what();
+    return {std::string("not a feed: ") + e.what()};
   }
 }
 
@@ -80,18 +80,18 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
   // Each new body is parsed once here; one cut short in transfer (a closed
   // connection, a short body under a longer Content-Length) is fetched
   // again like a timeout would be, and fails the feed if it stays short.
-  std::vector<std::string> body_errors(feeds.size());
+  std::vector<BodyCheck> checks(feeds.size());
   std::vector<std::size_t> to_check(feeds.size());
   for (std::size_t i = 0; i < feeds.size(); ++i) to_check[i] = i;
   for (int attempt = 0;; ++attempt) {
     std::vector<std::size_t> cut;
     for (std::size_t i : to_check) {
       const FetchResponse& r = responses[i];
-      body_errors[i].clear();
+      checks[i] = BodyCheck();
       if (!r.error.empty() || r.status != 200) continue;
       if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) continue;
-      body_errors[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
-      if (body_errors[i].compare(0, 9, "truncated") == 0) cut.push_back(i);
+      checks[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
+      if (checks[i].cut_short) cut.push_back(i);
     }
     if (cut.empty() || attempt >= options.fetch.max_retries) break;
     std::vector<FetchRequest> again;
@@ -116,8 +116,8 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
     if (r.error.empty() && r.status == 200) {
       if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) {
         out.result = "unchanged";
-      } else if (!body_errors[i].empty()) {
-        out.error = body_errors[i];
+      } else if (!checks[i].error.empty()) {
+        out.error = checks[i].error;
       } else {
         try {
           Snapshot snap = snapshot_of(r, feeds[i], requests[i].url);
