@@ -87,15 +87,6 @@ std::string lowercase_ascii(std::string s) {
   return s;
 }
 
-// "1234567" -> "1,234,567" for messages.
-std::string with_commas(std::size_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 // Whether an absolute URL needs percent-encoding (spaces, non-ASCII...):
 // only those go through resolve_url, so valid links stay byte for byte.
@@ -163,8 +154,7 @@ class Walker {
       // cap holds all the same, and the rest is unknown, not gone.
       out_.items_skipped += items_seen_ - items.size();
       out_.complete = false;
-      out_.warnings.push_back(name_ + ": " + with_commas(items_seen_) + " items; only the first " +
-                              with_commas(items.size()) + " read (--max-items)");
+      out_.warnings.push_back(items_skipped_warning(name_, items_seen_, items.size()));
     }
     out_.posts.reserve(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -863,8 +853,7 @@ ParsedFeed parse_feed(std::string_view bytes, const std::string& name, const Par
     if (cut != std::string_view::npos) {
       feed.items_skipped = total - options.max_items;
       feed.complete = false;
-      feed.warnings.push_back(name + ": " + with_commas(total) + " items; only the first " +
-                              with_commas(options.max_items) + " read (--max-items)");
+      feed.warnings.push_back(items_skipped_warning(name, total, options.max_items));
     }
   }
   settle_dates(feed, options);

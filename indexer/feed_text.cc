@@ -230,4 +230,16 @@ bool decode_base64(std::string_view in, std::string& out) {
   return nbits < 6;  // a lone trailing character cannot hold a byte
 }
 
+std::string items_skipped_warning(const std::string& file, std::size_t items, std::size_t read) {
+  auto with_commas = [](std::size_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+      out += digits[i];
+    }
+    return out;
+  };
+  return file + ": " + with_commas(items) + " items; only the first " + with_commas(read) + " read (--max-items)";
+}
+
 }  // namespace blogsearch

@@ -5,6 +5,7 @@
 // input gives an empty or unchanged result, never an error.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ void append_utf8(std::string& out, unsigned cp);
 // Whether an RSS title holds HTML: a closing tag or an entity reference, the
 // test feedparser uses. "AT&T", "a < b" and "On the <dl>" are plain text.
 bool looks_like_html(std::string_view s);
+
+// The one warning for a feed with more items than --max-items, the same for
+// every format: "many.xml: 12,345 items; only the first 10,000 read (--max-items)".
+std::string items_skipped_warning(const std::string& file, std::size_t items, std::size_t read);
 
 // Whether s starts with a URI scheme ("https:", "tag:", "urn:").
 bool has_scheme(std::string_view s);

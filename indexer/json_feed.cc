@@ -451,8 +451,7 @@ void Reader::finish(std::size_t size) {
     // As for XML: the items past the bound are unknown, not gone.
     feed_.items_skipped = skipped_items_;
     feed_.complete = false;
-    feed_.warnings.push_back(name_ + ": " + std::to_string(items_seen_) + " items; only the first " +
-                             std::to_string(options_.max_items) + " read (--max-items)");
+    feed_.warnings.push_back(items_skipped_warning(name_, items_seen_, options_.max_items));
   }
   if (feed_truncated_) {
     feed_.warnings.push_back(name_ + ": feed text longer than " + std::to_string(options_.max_text_bytes) +
