@@ -392,11 +392,19 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
 
-  auto limits = [](CLI::App* cmd, Limits& l) {
+  // CLI::PositiveNumber's message prints the largest double as its bound.
+  const CLI::Validator at_least_one(
+      [](std::string& value) {
+        bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+        return digits && value.find_first_not_of('0') != std::string::npos ? std::string()
+                                                                             : "must be a whole number of at least 1";
+      },
+      "N>=1");
+  auto limits = [&](CLI::App* cmd, Limits& l) {
     cmd->add_option("--max-body", l.max_body, "Skip snapshots larger than BYTES")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(at_least_one);
     cmd->add_option("--max-items", l.max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(at_least_one);
   };
 
   ParseArgs parse_args;
@@ -435,9 +443,9 @@ int main(int argc, char** argv) {
   fetch->add_option("--retries", fetch_args.fetch.max_retries, "Extra attempts after a timeout, a refused connection or a 5xx")
       ->capture_default_str()->check(CLI::Range(0, 10));
   fetch->add_option("--max-body", fetch_args.fetch.max_body_bytes, "Abort bodies larger than BYTES (after decoding)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least_one);
   fetch->add_option("--max-items", fetch_args.max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least_one);
 
   AddArgs rebuild_args;
   std::string rebuild_archive;
