@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "fuzz/fuzz_database.h"
-#include "query/cgi_app.h"
-#include "query/cgi_request.h"
+#include "web/cgi_app.h"
+#include "web/cgi_request.h"
 
 namespace {
 

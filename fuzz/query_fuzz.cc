@@ -54,7 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       else if (key == "until") f.until = blogsearch::parse_time_option("--until", value, true, 1790000000);
       else if (key == "sort") {
         if (auto order = blogsearch::parse_sort_order(value)) request.sort = *order;
-      } else if (key == "facet") request.facets.push_back(value);
+      } else if (key == "facet") {
+        if (auto kind = blogsearch::parse_facet_name(value)) request.facets.push_back(*kind);
+      }
       else if (key == "reverse") request.reverse = true;
       else if (key == "offset" && value.size() < 4 && !value.empty() &&
                value.find_first_not_of("0123456789") == std::string::npos)

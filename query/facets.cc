@@ -40,14 +40,6 @@ std::string title_of_feed(const Xapian::Database& db, const std::string& feed_id
 
 }  // namespace
 
-const char* facet_prefix(const std::string& name) {
-  if (name == "category") return schema::kCategory;
-  if (name == "author") return schema::kAuthorExact;
-  if (name == "feed") return schema::kFeed;
-  if (name == "month") return schema::kMonth;
-  return nullptr;
-}
-
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
     : prefixes_(std::move(prefixes)),
       terms_(prefixes_.size()),
@@ -185,13 +177,14 @@ void FacetSpy::count_from_table(const FacetTable& table) {
   }
 }
 
-Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table) {
-  Facet facet{name, {}};
+Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<TermCount>& terms, unsigned limit,
+                 const FacetTable* table) {
+  Facet facet{kind, {}};
+  const std::string prefix = facet_info(kind).prefix;
   // `terms` is in term order: months newest first are its end read
   // backwards; the others the biggest counts, ties in term order.
   std::vector<const TermCount*> items;
-  if (name == "month") {
+  if (kind == FacetKind::kMonth) {
     for (auto it = terms.rbegin(); it != terms.rend() && items.size() < limit; ++it)
       if (is_month_term(*it->term)) items.push_back(&*it);
   } else {
@@ -205,13 +198,13 @@ Facet make_facet(const Xapian::Database& db, const std::string& name, const std:
     FacetValue v;
     v.count = item->n;
     v.value = term.substr(prefix.size());
-    if (name == "month") {
+    if (kind == FacetKind::kMonth) {
       v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
       v.label = v.value;
-    } else if (name == "feed") {
+    } else if (kind == FacetKind::kFeed) {
       v.label = table ? table->feed_title(v.value) : title_of_feed(db, v.value);
     } else {
-      v.label = item->label ? *item->label : label_from_post(db, term, prefix, name == "author");
+      v.label = item->label ? *item->label : label_from_post(db, term, prefix, kind == FacetKind::kAuthor);
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);
       else v.label = v.value;
     }

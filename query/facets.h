@@ -23,13 +23,10 @@
 #include <string_view>
 #include <vector>
 
+#include "query/facet_kind.h"
 #include "query/result.h"
 
 namespace blogsearch {
-
-// The term prefix of a facet name ("category", "author", "feed", "month");
-// nullptr for any other name.
-const char* facet_prefix(const std::string& name);
 
 // The kSlotFacets values of every document of one database revision, in
 // memory: each distinct (term, label) pair once, and per docid the numbers
@@ -103,7 +100,7 @@ class FacetSpy : public Xapian::MatchSpy {
 // term's own label, else the one in the first post that carries it. Feed
 // titles come from `table` when given (the same revision as `db`), else
 // from the database.
-Facet make_facet(const Xapian::Database& db, const std::string& name, const std::string& prefix,
-                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table = nullptr);
+Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<TermCount>& terms, unsigned limit,
+                 const FacetTable* table = nullptr);
 
 }  // namespace blogsearch

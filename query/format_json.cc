@@ -66,7 +66,7 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
     nlohmann::json values = nlohmann::json::array();
     for (const auto& v : f.values)
       values.push_back({{"value", v.value}, {"label", v.label}, {"count", v.count}});
-    facets[f.name] = std::move(values);
+    facets[std::string(facet_name(f.kind))] = std::move(values);
   }
   return {
       {"query", r.query},

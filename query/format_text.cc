@@ -123,7 +123,7 @@ void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style
     }
   }
   for (const auto& facet : r.facets) {
-    out << "\n" << facet.name << ":\n";
+    out << "\n" << facet_name(facet.kind) << ":\n";
     if (facet.values.empty()) out << "  (none)\n";
     for (const auto& v : facet.values)
       out << "  " << std::setw(6) << v.count << "  " << clean_line(v.label) << "\n";

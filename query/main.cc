@@ -198,7 +198,12 @@ int main(int argc, char** argv) {
     request.reverse = reverse;
     request.limit = limit;
     request.offset = page ? (page - 1) * limit : offset;
-    request.facets = split_list(facets);
+    for (const std::string& name : split_list(facets)) {
+      const auto kind = parse_facet_name(name);
+      if (!kind)
+        throw QueryError("--facets: unknown facet '" + name + "' (use " + kFacetNameList + ")");
+      request.facets.push_back(*kind);
+    }
     request.facet_limit = facet_limit;
     if (count_only) {
       request.limit = 0;

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "query/facet_kind.h"
+
 namespace blogsearch {
 
 // An earlier version of a post, as recorded by the writer.
@@ -89,7 +91,7 @@ struct FacetValue {
 };
 
 struct Facet {
-  std::string name;  // "category", "author", "feed" or "month"
+  FacetKind kind = FacetKind::kCategory;
   std::vector<FacetValue> values;
 };
 

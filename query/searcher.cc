@@ -147,9 +147,6 @@ SearchResult Searcher::search(const SearchRequest& request) {
                      std::to_string(kMaxLimit) + ")");
   if (request.reverse && request.sort != SortOrder::kDate)
     throw QueryError("--reverse only applies to --sort date");
-  for (const auto& f : request.facets)
-    if (!facet_prefix(f))
-      throw QueryError("--facets: unknown facet '" + f + "' (use category, author, feed, month)");
 
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
@@ -202,7 +199,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   BuiltQuery built = build(typed);
 
   std::vector<std::string> prefixes;
-  for (const auto& f : request.facets) prefixes.push_back(facet_prefix(f));
+  for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
   FacetSpy spy(prefixes);
 
   Xapian::Enquire enquire(db_);
@@ -303,7 +300,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   spy.count(db_, table);
   for (std::size_t i = 0; i < request.facets.size(); ++i)
-    result.facets.push_back(make_facet(db_, request.facets[i], prefixes[i], spy.terms(i), request.facet_limit, table));
+    result.facets.push_back(make_facet(db_, request.facets[i], spy.terms(i), request.facet_limit, table));
   return result;
 }
 

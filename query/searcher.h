@@ -57,10 +57,9 @@ struct SearchRequest {
   bool reverse = false;  // only with SortOrder::kDate
   unsigned offset = 0;
   unsigned limit = 10;   // at most kMaxLimit
-  // Facets to count over the whole match set: "category", "author",
-  // "feed", "month". Each keeps its `facet_limit` biggest values (months:
-  // the newest).
-  std::vector<std::string> facets;
+  // Facets to count over the whole match set (facet_kind.h). Each keeps
+  // its `facet_limit` biggest values (months: the newest).
+  std::vector<FacetKind> facets;
   unsigned facet_limit = 10;
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
@@ -89,7 +88,7 @@ class Searcher {
   Searcher& operator=(const Searcher&) = delete;
 
   // Throws QueryError for bad requests (syntax, dates, wildcard, limit,
-  // facet names, --reverse without date order).
+  // --reverse without date order).
   SearchResult search(const SearchRequest& request);
 
   // One post by its id, else by its link. nullopt when there is none.

@@ -18,12 +18,12 @@
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
-#include "query/cgi_app.h"
-#include "query/cgi_request.h"
-#include "query/escape.h"
+#include "web/cgi_app.h"
+#include "web/cgi_request.h"
+#include "web/escape.h"
 #include "query/format.h"
-#include "query/format_web.h"
-#include "query/page_out.h"
+#include "web/format_web.h"
+#include "web/page_out.h"
 
 namespace blogsearch::web {
 namespace {
@@ -210,18 +210,19 @@ TEST(CgiRequest, RefinementsAreTheRefinedQueryStrings) {
   for (const WebQuery& w : {full, words_only, WebQuery{}}) {
     for (const char* separator : {"&", "&amp;"}) {
       const Refinements links(w, separator);
-      for (const std::string facet : {"category", "author", "feed", "month"})
+      for (const FacetInfo& facet_row : kFacetTable)
         for (const std::string value : {"C++", "x&y", "Ana Sánchez", "pytorch", "new value", "2026-09"}) {
+          const FacetKind facet = facet_row.kind;
           const WebQuery r = refined(w, facet, value);
-          EXPECT_EQ(links.query_string(facet, value), to_query_string(r, separator)) << facet << " " << value;
+          EXPECT_EQ(links.query_string(facet, value), to_query_string(r, separator)) << facet_row.name << " " << value;
           EXPECT_EQ(r.page, 1u);
         }
     }
   }
   // Adding a value the filter has already leaves it as it is.
-  EXPECT_EQ(refined(full, "category", "C++").categories, full.categories);
-  EXPECT_EQ(refined(full, "feed", "other").feeds, (std::vector<std::string>{"pytorch", "other"}));
-  EXPECT_EQ(refined(full, "month", "2026-09").since, "2026-09");
+  EXPECT_EQ(refined(full, FacetKind::kCategory, "C++").categories, full.categories);
+  EXPECT_EQ(refined(full, FacetKind::kFeed, "other").feeds, (std::vector<std::string>{"pytorch", "other"}));
+  EXPECT_EQ(refined(full, FacetKind::kMonth, "2026-09").since, "2026-09");
 }
 
 TEST(CgiRequest, SearchRequestPagesAndFilters) {
@@ -286,10 +287,10 @@ SearchResult hostile_result() {
   good_post.published = "2026-10-03T00:00:00Z";
   good.post = std::make_shared<PostRecord>(good_post);
   r.hits.push_back(good);
-  r.facets = {{"category", {{"torch.compile", "torch.compile", 3}, {"c&c", "C&C <x>", 1}}},
-              {"author", {{"eve", "Eve", 1}}},
-              {"feed", {{"pytorch", "PyTorch Blog", 2}}},
-              {"month", {{"2026-10", "2026-10", 1}, {"2026-08", "2026-08", 4}}}};
+  r.facets = {{FacetKind::kCategory, {{"torch.compile", "torch.compile", 3}, {"c&c", "C&C <x>", 1}}},
+              {FacetKind::kAuthor, {{"eve", "Eve", 1}}},
+              {FacetKind::kFeed, {{"pytorch", "PyTorch Blog", 2}}},
+              {FacetKind::kMonth, {{"2026-10", "2026-10", 1}, {"2026-08", "2026-08", 4}}}};
   return r;
 }
 
@@ -331,8 +332,8 @@ TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {
 TEST(FormatHtml, CountsOverAThousandHaveSeparators) {
   SearchResult r = hostile_result();
   r.total = {1234567, 1234567, 1234567};
-  r.facets = {{"category", {{"python", "Python", 12345}}},
-              {"month", {{"2026-10", "2026-10", 1000}, {"2026-09", "2026-09", 999}, {"20x6-10", "20x6-10", 5}}}};
+  r.facets = {{FacetKind::kCategory, {{"python", "Python", 12345}}},
+              {FacetKind::kMonth, {{"2026-10", "2026-10", 1000}, {"2026-09", "2026-09", 999}, {"20x6-10", "20x6-10", 5}}}};
   PageContext c;
   c.query = decode_query_string("q=compile").query;
   std::string html;
@@ -517,7 +518,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
     SearchRequest r;
     r.query.text = query;
     r.query.spelling = false;
-    r.facets = {"category", "author", "feed", "month"};
+    r.facets = {FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kFeed, FacetKind::kMonth};
     r.facet_limit = 100;
     r.snippets = false;
     for (Searcher* s : {&searcher, &cached, &cached}) {
@@ -525,7 +526,7 @@ TEST(FacetCounts, SameWhetherFewOrManyDocumentsMatch) {
       SearchResult result = s->search(r);
       std::map<std::string, std::map<std::string, Xapian::doccount>> got;
       for (const auto& f : result.facets)
-        for (const auto& v : f.values) got[f.name][v.value] = v.count;
+        for (const auto& v : f.values) got[std::string(facet_name(f.kind))][v.value] = v.count;
       EXPECT_EQ(got, expected(in)) << query << which;
       // Labels are as the matching post with the lowest docid wrote them.
       for (const auto& v : result.facets[0].values) {
@@ -565,7 +566,7 @@ TEST(FacetCounts, ThousandsOfDistinctValuesFromTheTable) {
   SearchRequest r;
   r.query.text = "common";
   r.query.spelling = false;
-  r.facets = {"category"};
+  r.facets = {FacetKind::kCategory};
   r.facet_limit = kPosts;
   r.snippets = false;
   const SearchResult want = plain.search(r), got = cached.search(r);
@@ -639,7 +640,7 @@ TEST_F(CgiAppTest, JsonIsTheCliModel) {
   SearchRequest req;
   req.query.text = "compile";
   req.limit = 3;
-  req.facets = {"category", "author", "feed", "month"};
+  req.facets = {FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kFeed, FacetKind::kMonth};
   req.facet_limit = 24;
   Searcher searcher(db_);
   auto want = result_to_json(searcher.search(req), JsonOptions{});

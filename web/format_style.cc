@@ -1,7 +1,7 @@
 // format_style.cc: the search page's style sheet, served by the CGI itself
 // (format=css) so that a browser fetches it once, not inside every page.
 #include "indexer/schema.h"
-#include "query/format_web.h"
+#include "web/format_web.h"
 
 namespace blogsearch::web {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "query/escape.h"
+#include "web/escape.h"
 
 namespace blogsearch::web {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "query/cgi_request.h"
+#include "web/cgi_request.h"
 #include "query/result.h"
 
 namespace blogsearch::web {

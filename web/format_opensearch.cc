@@ -1,8 +1,8 @@
 // format_opensearch.cc: the OpenSearch 1.1 description that lets browsers
 // add this search (the page links it with rel="search").
-#include "query/escape.h"
-#include "query/format_web.h"
-#include "query/page_out.h"
+#include "web/escape.h"
+#include "web/format_web.h"
+#include "web/page_out.h"
 
 namespace blogsearch::web {
 

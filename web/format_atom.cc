@@ -1,8 +1,8 @@
 // format_atom.cc: a search as an Atom 1.0 feed, so it can be subscribed to.
 #include "indexer/schema.h"
-#include "query/escape.h"
-#include "query/format_web.h"
-#include "query/page_out.h"
+#include "web/escape.h"
+#include "web/format_web.h"
+#include "web/page_out.h"
 
 namespace blogsearch::web {
 

@@ -1,4 +1,4 @@
-#include "query/cgi_request.h"
+#include "web/cgi_request.h"
 
 #include <uriparser/Uri.h>
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <memory>
 
-#include "query/escape.h"
+#include "web/escape.h"
 
 namespace blogsearch::web {
 
@@ -56,6 +56,20 @@ struct QueryListDeleter {
 constexpr UnixTime kBeginningOfTime = -(UnixTime{1} << 40);
 
 }  // namespace
+
+std::vector<std::string>* WebQuery::filter(FacetKind kind) {
+  switch (kind) {
+    case FacetKind::kCategory: return &categories;
+    case FacetKind::kAuthor: return &authors;
+    case FacetKind::kFeed: return &feeds;
+    case FacetKind::kMonth: break;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>* WebQuery::filter(FacetKind kind) const {
+  return const_cast<WebQuery*>(this)->filter(kind);
+}
 
 bool WebQuery::is_empty() const {
   for (char c : q)
@@ -161,12 +175,9 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
       seen_format = true;
       if (value.empty()) continue;
       if (!parse_format(value, w.format)) out.error = "format must be html, json, atom or opensearch";
-    } else if (key == "category") {
-      add_value(w.categories, std::move(value));
-    } else if (key == "author") {
-      add_value(w.authors, std::move(value));
-    } else if (key == "feed") {
-      add_value(w.feeds, std::move(value));
+    } else {
+      for (const FacetInfo& f : kFacetTable)
+        if (!f.parameter.empty() && key == f.parameter) add_value(*w.filter(f.kind), std::move(value));
     }
   }
   if (cut_values)
@@ -177,8 +188,12 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
 
 namespace {
 
-// The parameters of a query string, in its order.
+// The parameters of a query string, in its order: the filters in the
+// order of kFacetTable.
 enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
+static_assert(static_cast<int>(FacetKind::kCategory) == kCategory - 1 &&
+              static_cast<int>(FacetKind::kAuthor) == kAuthor - 1 && static_cast<int>(FacetKind::kFeed) == kFeed - 1);
+Group group_of(FacetKind kind) { return static_cast<Group>(static_cast<int>(kind) + 1); }
 
 // Calls f(group, key, value) for each parameter of `w` that a query string
 // carries, in its order: q, category, author, feed, since, until, then
@@ -187,9 +202,9 @@ enum Group { kQ, kCategory, kAuthor, kFeed, kSince, kUntil, kRest, kGroups };
 template <typename F>
 void for_each_parameter(const WebQuery& w, bool with_page, F f) {
   if (!w.q.empty()) f(kQ, "q", w.q);
-  for (const auto& v : w.categories) f(kCategory, "category", v);
-  for (const auto& v : w.authors) f(kAuthor, "author", v);
-  for (const auto& v : w.feeds) f(kFeed, "feed", v);
+  for (const FacetInfo& facet : kFacetTable)
+    if (const auto* values = w.filter(facet.kind))
+      for (const auto& v : *values) f(group_of(facet.kind), facet.parameter, v);
   if (!w.since.empty()) f(kSince, "since", w.since);
   if (!w.until.empty()) f(kUntil, "until", w.until);
   if (w.sort != "relevance") f(kRest, "sort", w.sort);
@@ -202,7 +217,7 @@ void for_each_parameter(const WebQuery& w, bool with_page, F f) {
 
 std::string to_query_string(const WebQuery& w, std::string_view separator) {
   std::string out;
-  for_each_parameter(w, true, [&out, separator](Group, const char* key, const std::string& value) {
+  for_each_parameter(w, true, [&out, separator](Group, std::string_view key, const std::string& value) {
     if (!out.empty()) out += separator;
     out += key;
     out += '=';
@@ -211,22 +226,20 @@ std::string to_query_string(const WebQuery& w, std::string_view separator) {
   return out;
 }
 
-WebQuery refined(const WebQuery& w, const std::string& facet, const std::string& value) {
+WebQuery refined(const WebQuery& w, FacetKind facet, const std::string& value) {
   WebQuery r = w;
   r.page = 1;
-  auto add = [&value](std::vector<std::string>& values) {
-    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
-  };
-  if (facet == "category") add(r.categories);
-  else if (facet == "author") add(r.authors);
-  else if (facet == "feed") add(r.feeds);
-  else if (facet == "month") r.since = r.until = value;
+  if (auto* values = r.filter(facet)) {
+    if (std::find(values->begin(), values->end(), value) == values->end()) values->push_back(value);
+  } else {
+    r.since = r.until = value;
+  }
   return r;
 }
 
 Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
   std::array<std::vector<std::string>, kGroups> parts;  // "key=value", encoded
-  for_each_parameter(w, false, [&parts](Group group, const char* key, const std::string& value) {
+  for_each_parameter(w, false, [&parts](Group group, std::string_view key, const std::string& value) {
     parts[group].push_back(std::string(key) + "=" + url_component(value));
   });
   auto join = [&](int first, int last) {
@@ -245,13 +258,13 @@ Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_
   all_ = join(kQ, kRest);
 }
 
-std::string Refinements::query_string(std::string_view facet, const std::string& value) const {
+std::string Refinements::query_string(FacetKind facet, const std::string& value) const {
   std::string out;
   append_query_string(out, facet, value);
   return out;
 }
 
-void Refinements::append_query_string(std::string& out, std::string_view facet, const std::string& value) const {
+void Refinements::append_query_string(std::string& out, FacetKind facet, const std::string& value) const {
   const std::size_t start = out.size();
   auto separate = [&] {
     if (out.size() > start) out += separator_;
@@ -269,23 +282,13 @@ void Refinements::append_query_string(std::string& out, std::string_view facet, 
       out += cut.after;
     }
   };
-  if (facet == "month") {
+  const std::vector<std::string>* list = query_.filter(facet);
+  if (!list) {
     insert(month_, {"since", "until"});
     return;
   }
-  const std::vector<std::string>* list = nullptr;
-  const Cut* cut = nullptr;
-  if (facet == "category") {
-    list = &query_.categories;
-    cut = &category_;
-  } else if (facet == "author") {
-    list = &query_.authors;
-    cut = &author_;
-  } else if (facet == "feed") {
-    list = &query_.feeds;
-    cut = &feed_;
-  }
-  if (list && std::find(list->begin(), list->end(), value) == list->end()) insert(*cut, {facet});
+  const Cut& cut = facet == FacetKind::kCategory ? category_ : facet == FacetKind::kAuthor ? author_ : feed_;
+  if (std::find(list->begin(), list->end(), value) == list->end()) insert(cut, {facet_info(facet).parameter});
   else out += all_;
 }
 

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "query/facet_kind.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
 
@@ -42,6 +43,11 @@ struct WebQuery {
   std::string since, until;
   std::vector<std::string> categories, authors, feeds;
   OutputFormat format = OutputFormat::kHtml;
+
+  // The values of the filter parameter of `kind` (facet_kind.h); null for
+  // the month, which is since and until.
+  std::vector<std::string>* filter(FacetKind kind);
+  const std::vector<std::string>* filter(FacetKind kind) const;
 
   bool has_filters() const {
     return !categories.empty() || !authors.empty() || !feeds.empty() || !since.empty() ||
@@ -73,9 +79,9 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
 // with `separator` "&amp;" the result can go into an HTML attribute as it is.
 std::string to_query_string(const WebQuery& query, std::string_view separator = "&");
 
-// `query` with `value` added to the filter `facet` names ("category",
-// "author", "feed"; "month" sets since and until to it), on its first page.
-WebQuery refined(const WebQuery& query, const std::string& facet, const std::string& value);
+// `query` with `value` added to the filter of `facet` (the month sets since
+// and until to it), on its first page.
+WebQuery refined(const WebQuery& query, FacetKind facet, const std::string& value);
 
 // The query strings of many refinements of one query (a page's facet
 // links): to_query_string(refined(query, facet, value), separator), with
@@ -85,9 +91,9 @@ WebQuery refined(const WebQuery& query, const std::string& facet, const std::str
 class Refinements {
  public:
   Refinements(const WebQuery& query, std::string_view separator);
-  std::string query_string(std::string_view facet, const std::string& value) const;
+  std::string query_string(FacetKind facet, const std::string& value) const;
   // The same, appended to `out`.
-  void append_query_string(std::string& out, std::string_view facet, const std::string& value) const;
+  void append_query_string(std::string& out, FacetKind facet, const std::string& value) const;
 
  private:
   // The query string without its page (a refinement starts on page 1),

@@ -1,4 +1,4 @@
-#include "query/escape.h"
+#include "web/escape.h"
 
 #include <uriparser/Uri.h>
 

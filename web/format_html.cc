@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include "query/escape.h"
+#include "web/escape.h"
 #include "query/format.h"
-#include "query/format_web.h"
-#include "query/page_out.h"
+#include "web/format_web.h"
+#include "web/page_out.h"
 
 namespace blogsearch::web {
 
@@ -61,7 +61,7 @@ std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); 
 // href: `out << RefinedLink{links, facet, value}`.
 struct RefinedLink {
   const Refinements& links;
-  std::string_view facet;
+  FacetKind facet;
   const std::string& value;
 };
 PageOut& operator<<(PageOut& out, const RefinedLink& l) {
@@ -108,13 +108,10 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
       << "<button type=\"submit\">Search</button></div>\n";
   // Filters chosen from the sidebar stay in force when the words change;
   // the chips below remove them one by one.
-  auto hidden = [&out](const char* name, const std::vector<std::string>& values) {
-    for (const auto& v : values)
-      out << "<input type=\"hidden\" name=\"" << name << "\" value=\"" << Html{v} << "\">\n";
-  };
-  hidden("category", w.categories);
-  hidden("author", w.authors);
-  hidden("feed", w.feeds);
+  for (const FacetInfo& f : kFacetTable)
+    if (const auto* values = w.filter(f.kind))
+      for (const auto& v : *values)
+        out << "<input type=\"hidden\" name=\"" << f.parameter << "\" value=\"" << Html{v} << "\">\n";
   out << "<details class=\"options\"" << (w.sort != "relevance" || !w.since.empty() || !w.until.empty() || w.n != 10 ? " open" : "")
       << "><summary>Options</summary><div class=\"opts\">\n"
       << "<label>Sort<select name=\"sort\">";
@@ -139,18 +136,15 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
 
   // Active filters, each a link that removes it.
   std::vector<std::pair<std::string, WebQuery>> chips;
-  auto chip_list = [&](const char* label, const std::vector<std::string>& values,
-                       std::vector<std::string> WebQuery::*member) {
-    for (std::size_t i = 0; i < values.size(); ++i) {
+  for (const FacetInfo& f : kFacetTable) {
+    const auto* values = w.filter(f.kind);
+    for (std::size_t i = 0; values && i < values->size(); ++i) {
       WebQuery without = w;
-      (without.*member).erase((without.*member).begin() + static_cast<long>(i));
+      without.filter(f.kind)->erase(without.filter(f.kind)->begin() + static_cast<long>(i));
       without.page = 1;
-      chips.emplace_back(std::string(label) + ": " + values[i], without);
+      chips.emplace_back(std::string(f.name) + ": " + (*values)[i], without);
     }
-  };
-  chip_list("category", w.categories, &WebQuery::categories);
-  chip_list("author", w.authors, &WebQuery::authors);
-  chip_list("feed", w.feeds, &WebQuery::feeds);
+  }
   if (!w.since.empty() || !w.until.empty()) {
     WebQuery without = w;
     without.since.clear();
@@ -218,13 +212,13 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   if (!p.categories.empty()) {
     sep();
     for (std::size_t i = 0; i < p.categories.size() && i < 6; ++i)
-      out << (i ? ", " : "") << "<a href=\"" << RefinedLink{links, "category", p.categories[i]} << "\">"
+      out << (i ? ", " : "") << "<a href=\"" << RefinedLink{links, FacetKind::kCategory, p.categories[i]} << "\">"
           << Html{p.categories[i]} << "</a>";
     if (p.categories.size() > 6) out << ", …";
   }
   if (!p.feed_id.empty()) {
     sep();
-    out << "<a href=\"" << RefinedLink{links, "feed", p.feed_id} << "\">"
+    out << "<a href=\"" << RefinedLink{links, FacetKind::kFeed, p.feed_id} << "\">"
         << Html{p.feed_title.empty() ? p.feed_id : p.feed_title} << "</a>";
   }
   out << "</p>\n";
@@ -261,9 +255,9 @@ void write_pages(PageOut& out, const SearchResult& r, const WebQuery& w) {
   out << "</ul></nav>\n";
 }
 
-const Facet* find_facet(const SearchResult& r, const std::string& name) {
+const Facet* find_facet(const SearchResult& r, FacetKind kind) {
   for (const auto& f : r.facets)
-    if (f.name == name) return &f;
+    if (f.kind == kind) return &f;
   return nullptr;
 }
 
@@ -331,7 +325,7 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
     // The value is "YYYY-MM" (month_index checked), so each month has one
     // bar, and the label (digits, "-" and words) needs no escaping.
     auto label = [&out, &v] { out << v.value << ": " << Count{v.count} << (v.count == 1 ? " post" : " posts"); };
-    out << "<a href=\"" << RefinedLink{links, "month", v.value} << "\" aria-label=\"";
+    out << "<a href=\"" << RefinedLink{links, FacetKind::kMonth, v.value} << "\" aria-label=\"";
     label();
     out << "\"><rect x=\"" << x << "\" y=\"" << kHeight - h << "\" width=\"" << kBar << "\" height=\"" << h
         << "\"><title>";
@@ -342,15 +336,16 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
       << last_name << "</span></div></section>\n";
 }
 
-void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links, const char* heading,
+void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links, std::string_view heading,
                       std::size_t max_values = kSidebarValues) {
   if (facet.values.empty()) return;
-  out << "<section aria-labelledby=\"h-" << facet.name << "\"><h2 id=\"h-" << facet.name << "\">" << heading
+  const std::string_view name = facet_name(facet.kind);
+  out << "<section aria-labelledby=\"h-" << name << "\"><h2 id=\"h-" << name << "\">" << heading
       << "</h2><ul>\n";
   for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string& label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << RefinedLink{links, facet.name, v.value} << "\"><span>" << Html{label}
+    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Html{label}
         << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
         << (v.count == 1 ? " post" : " posts") << "\">" << Count{v.count} << "</span></a></li>\n";
   }
@@ -359,11 +354,9 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
 
 void write_sidebar(PageOut& out, const SearchResult& r, const Refinements& w) {
   out << "<aside aria-label=\"Refine the search\">\n";
-  if (const Facet* months = find_facet(r, "month")) write_histogram(out, *months, w, "Matches per month");
-  const std::pair<const char*, const char*> lists[] = {
-      {"category", "Category"}, {"author", "Author"}, {"feed", "Feed"}, {"month", "Month"}};
-  for (const auto& [name, heading] : lists)
-    if (const Facet* f = find_facet(r, name)) write_facet_list(out, *f, w, heading);
+  if (const Facet* months = find_facet(r, FacetKind::kMonth)) write_histogram(out, *months, w, "Matches per month");
+  for (const FacetInfo& info : kFacetTable)
+    if (const Facet* f = find_facet(r, info.kind)) write_facet_list(out, *f, w, info.heading);
   out << "</aside>\n";
 }
 
@@ -447,7 +440,7 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   write_form(out, c, true);
   out << "<div class=\"wrap layout\">\n<main id=\"main\">\n";
   write_notices(out, c);
-  const Facet* feeds = find_facet(newest, "feed");
+  const Facet* feeds = find_facet(newest, FacetKind::kFeed);
   const std::size_t feed_count = feeds ? feeds->values.size() : 0;
   out << "<h1>Search " << Count{newest.total.estimated}
       << (newest.total.estimated == 1 ? " post" : " posts");
@@ -463,9 +456,9 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   }
   write_help(out);
   out << "</main>\n<aside aria-label=\"What is indexed\">\n";
-  if (const Facet* months = find_facet(newest, "month")) write_histogram(out, *months, links, "Posts per month");
+  if (const Facet* months = find_facet(newest, FacetKind::kMonth)) write_histogram(out, *months, links, "Posts per month");
   if (feeds) write_facet_list(out, *feeds, links, "Feeds", feeds->values.size());
-  if (const Facet* cats = find_facet(newest, "category")) write_facet_list(out, *cats, links, "Categories");
+  if (const Facet* cats = find_facet(newest, FacetKind::kCategory)) write_facet_list(out, *cats, links, "Categories");
   out << "</aside>\n</div>\n";
   write_footer(out, c);
 }

@@ -1,4 +1,4 @@
-#include "query/cgi_app.h"
+#include "web/cgi_app.h"
 
 #include <sys/stat.h>
 
@@ -6,24 +6,12 @@
 #include <iostream>
 #include <thread>
 
-#include "indexer/schema.h"
 #include "query/format.h"
-#include "query/format_web.h"
+#include "web/format_web.h"
 
 namespace blogsearch::web {
 
 namespace {
-
-const char* reason_phrase(int status) {
-  switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 503: return "Service Unavailable";
-    default: return "Internal Server Error";
-  }
-}
 
 const char* content_type(OutputFormat format) {
   switch (format) {
@@ -85,8 +73,11 @@ std::string self_url(const CgiEnvironment& env) {
 
 // QueryError messages name CLI options; on the web they are parameters.
 std::string web_wording(std::string message) {
-  for (const char* name : {"since", "until", "limit", "category", "author", "feed"}) {
-    const std::string option = std::string("--") + name;
+  std::vector<std::string_view> names = {"since", "until", "limit"};
+  for (const FacetInfo& f : kFacetTable)
+    if (!f.parameter.empty()) names.push_back(f.parameter);
+  for (std::string_view name : names) {
+    const std::string option = "--" + std::string(name);
     for (std::size_t at; (at = message.find(option)) != std::string::npos;) message.replace(at, option.size(), name);
   }
   return message;
@@ -107,78 +98,15 @@ Response error_response(const PageError& error, const PageContext& context) {
 
 }  // namespace
 
-std::string serialize_headers(const Response& response) {
-  std::string out = "Status: " + std::to_string(response.status) + " " + reason_phrase(response.status) + "\r\n";
-  for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
-  out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n\r\n";
-  return out;
-}
-
-std::string serialize(const Response& response, bool head) {
-  std::string out = serialize_headers(response);
-  if (!head) out += response.body;
-  return out;
-}
-
-bool CgiApp::DiskState::operator==(const DiskState& o) const {
-  return valid == o.valid && generation == o.generation && version_inode == o.version_inode &&
-         version_mtime == o.version_mtime && version_mtime_ns == o.version_mtime_ns &&
-         version_size == o.version_size;
-}
-
-CgiApp::CgiApp(CgiAppOptions options) : options_(std::move(options)) {}
+CgiApp::CgiApp(CgiAppOptions options)
+    : options_(std::move(options)),
+      database_(options_.searcher_cache_bytes),
+      cache_(options_.cache_entries, options_.cache_seconds) {}
 CgiApp::~CgiApp() = default;
 
 void CgiApp::log(const std::string& message) const {
   if (options_.log) options_.log(message);
   else std::cerr << "blogsearch.cgi: " << message << std::endl;
-}
-
-// A glass database rewrites its version file "iamglass" (a new inode) at
-// every commit; behind a stub the live generation is named in XAPIANDB,
-// which a rebuild replaces by a rename (a new inode): it is read again only
-// then, so a request costs two stat calls.
-CgiApp::DiskState CgiApp::disk_state(const std::string& path) {
-  DiskState s;
-  std::string dir = path;
-  struct stat st {};
-  const std::string stub = path + "/" + schema::kStubFile;
-  if (::stat(stub.c_str(), &st) == 0) {
-    StubSeen seen{path, st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size, ""};
-    if (!(seen.path == stub_seen_.path && seen.inode == stub_seen_.inode && seen.mtime == stub_seen_.mtime &&
-          seen.mtime_ns == stub_seen_.mtime_ns && seen.size == stub_seen_.size)) {
-      seen.generation = schema::live_generation(path);
-      stub_seen_ = seen;
-    }
-    s.generation = stub_seen_.generation;
-    if (!s.generation.empty()) dir = path + "/" + s.generation;
-  }
-  if (::stat((dir + "/iamglass").c_str(), &st) != 0) return s;
-  s.valid = true;
-  s.version_inode = st.st_ino;
-  s.version_mtime = st.st_mtim.tv_sec;
-  s.version_mtime_ns = st.st_mtim.tv_nsec;
-  s.version_size = st.st_size;
-  return s;
-}
-
-Searcher& CgiApp::searcher(const std::string& path) {
-  DiskState now = disk_state(path);
-  if (searcher_ && (path != searcher_path_ || !now.valid || !(now == searcher_state_))) forget_searcher();
-  if (!searcher_) {
-    SearcherOptions options;
-    options.cache_bytes = options_.searcher_cache_bytes;
-    searcher_ = std::make_unique<Searcher>(path, options);
-    searcher_path_ = path;
-    searcher_state_ = now;
-  }
-  return *searcher_;
-}
-
-void CgiApp::forget_searcher() {
-  searcher_.reset();
-  searcher_path_.clear();
-  searcher_state_ = DiskState{};
 }
 
 Response CgiApp::handle(const CgiEnvironment& env) {
@@ -209,46 +137,16 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   }
 
   // Answers depend on the request, the host its links are made for, and
-  // the database; the key holds the first two, disk_state the last.
-  const bool cacheable = options_.cache_entries > 0 && env.query_string.size() <= 4096;
+  // the database; the key holds the first two, the cache its DiskState.
+  const bool cacheable = cache_.enabled() && env.query_string.size() <= 4096;
   std::string key;
-  DiskState state;
   if (cacheable) {
     key = context.self_url + "?" + env.query_string;
-    state = disk_state(env.database);
-    if (const Response* hit = cached(key, state)) return *hit;
+    if (const Response* hit = cache_.find(key, database_.state(env.database))) return *hit;
   }
   Response response = search_response(env, context);
-  if (cacheable && response.status == 200) remember(key, response);
+  if (cacheable && response.status == 200) cache_.put(key, response);
   return response;
-}
-
-const Response* CgiApp::cached(const std::string& key, const DiskState& state) {
-  if (!state.valid || !(state == cache_state_)) {
-    cache_.clear();
-    cache_index_.clear();
-    cache_state_ = state;
-    return nullptr;
-  }
-  auto it = cache_index_.find(key);
-  if (it == cache_index_.end()) return nullptr;
-  if (std::chrono::steady_clock::now() - it->second->made > std::chrono::seconds(options_.cache_seconds)) {
-    cache_.erase(it->second);
-    cache_index_.erase(it);
-    return nullptr;
-  }
-  cache_.splice(cache_.end(), cache_, it->second);
-  return &it->second->response;
-}
-
-void CgiApp::remember(const std::string& key, const Response& response) {
-  if (!cache_state_.valid || cache_index_.count(key)) return;
-  while (cache_.size() >= options_.cache_entries) {
-    cache_index_.erase(cache_.front().key);
-    cache_.pop_front();
-  }
-  cache_.push_back({key, response, std::chrono::steady_clock::now()});
-  cache_index_[key] = std::prev(cache_.end());
 }
 
 Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context) {
@@ -271,7 +169,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
       break;
     case OutputFormat::kHtml:
     case OutputFormat::kJson:
-      request.facets = {"category", "author", "feed", "month"};
+      for (const FacetInfo& f : kFacetTable) request.facets.push_back(f.kind);
       request.facet_limit = 24;  // the histogram shows two years
       break;
     case OutputFormat::kOpenSearch:
@@ -281,7 +179,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
   SearchResult result;
   for (int attempt = 0;; ++attempt) {
     try {
-      result = searcher(env.database).search(request);
+      result = database_.searcher(env.database).search(request);
       break;
     } catch (const QueryError& e) {
       return error_response({400, web_wording(e.detail()), e.query(), e.column(), e.length()}, context);
@@ -290,7 +188,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
       // during a rebuild the generation this searcher read may be gone, so
       // open the database again (the stub now names the new one) and retry.
       // A missing database or one of another schema stays so: no retry.
-      forget_searcher();
+      database_.forget();
       struct stat st {};
       const bool exists = ::stat(env.database.c_str(), &st) == 0;
       const bool lasting = dynamic_cast<const SchemaMismatch*>(&e) != nullptr;

@@ -14,7 +14,7 @@
 #include <iostream>
 #include <string>
 
-#include "query/cgi_app.h"
+#include "web/cgi_app.h"
 
 namespace {
 

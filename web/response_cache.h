@@ -1,0 +1,49 @@
+// response_cache.h: answers a long-running CGI process keeps for repeated
+// requests.
+//
+// Up to `entries` responses, keyed by the request (its host and query
+// string), least recently used dropped first. All of them are dropped
+// when the database's DiskState (database_watcher.h) changes, and each
+// expires `seconds` after it was made (the Cache-Control max-age; relative
+// dates like since=30d move with time). A page served from the cache shows
+// the time its search took when it was made. Nothing throws except
+// std::bad_alloc.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <string>
+#include <unordered_map>
+
+#include "web/database_watcher.h"
+#include "web/response.h"
+
+namespace blogsearch::web {
+
+class ResponseCache {
+ public:
+  ResponseCache(std::size_t entries, int seconds) : entries_(entries), seconds_(seconds) {}
+
+  bool enabled() const { return entries_ > 0; }
+
+  // The response kept for `key` when `state` is the state the cache holds
+  // answers of, else null (and a changed state empties the cache).
+  const Response* find(const std::string& key, const DiskState& state);
+  // Keeps `response` for `key` (for the state the last find() saw).
+  void put(const std::string& key, const Response& response);
+
+ private:
+  struct Entry {
+    std::string key;
+    Response response;
+    std::chrono::steady_clock::time_point made;
+  };
+  std::size_t entries_;
+  int seconds_;
+  std::list<Entry> lru_;  // least recently used first
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  DiskState state_;
+};
+
+}  // namespace blogsearch::web
