@@ -473,23 +473,24 @@ PY
 pass "a cut-short body fails the fetch and is retried; relative links; the HTTP charset"
 
 # ---- the scheduled commands in tools/systemd run as written --------------------
-# The unit's Environment= and ExecStart= and the cron line's command, with the
-# installed paths pointed at this test's binary, config and state.
+# The unit's Environment= and ExecStart= and the cron line's command (the
+# templates that `cmake --install` fills in), with the installed paths pointed
+# at this test's binary, config and state.
 units="$SOURCE_DIR/tools/systemd"
 write_feed "$tmp/www/static/scheduled.xml" scheduled 2 timely
 config "$tmp/scheduled.toml" "scheduled=$BASE/static/scheduled.xml"
 relocate() {
-  sed -e "s|/usr/local/bin/blogsearch-index|$BLOGSEARCH_INDEX|g" -e "s|/etc/blogsearch/feeds.toml|$tmp/scheduled.toml|g" \
-    -e "s|/var/lib/blogsearch|$tmp/var-lib|g"
+  sed -e "s|@BINDIR@/blogsearch-index|$BLOGSEARCH_INDEX|g" -e "s|@SYSCONFDIR@/blogsearch/feeds.toml|$tmp/scheduled.toml|g" \
+    -e "s|@STATEDIR@|$tmp/var-lib|g"
 }
-unit_env=$(sed -n 's/^Environment=//p' "$units/blogsearch-fetch.service" | relocate)
-unit_cmd=$(sed -n 's/^ExecStart=//p' "$units/blogsearch-fetch.service" | relocate)
+unit_env=$(sed -n 's/^Environment=//p' "$units/blogsearch-fetch.service.in" | relocate)
+unit_cmd=$(sed -n 's/^ExecStart=//p' "$units/blogsearch-fetch.service.in" | relocate)
 rc=0
 (unset BLOGSEARCH_DB BLOGSEARCH_ARCHIVE; env $unit_env $unit_cmd) >"$tmp/unit.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] && grep -q '1 new' "$tmp/unit.out" || fail "the service's command failed (exit $rc): $(cat "$tmp/unit.out")"
 [ "$(find "$tmp/var-lib/archive/scheduled" -name '*.xml' | wc -l)" -eq 1 ] || fail "the service's command did not archive into its state directory"
-cron_cmd=$(grep -v '^#' "$units/blogsearch.cron" | grep . | cut -d' ' -f7- | relocate)
-[ "$(grep -v '^#' "$units/blogsearch.cron" | grep -c .)" -eq 1 ] || fail "blogsearch.cron is not one line"
+cron_cmd=$(grep -v '^#' "$units/blogsearch.cron.in" | grep . | cut -d' ' -f7- | relocate)
+[ "$(grep -v '^#' "$units/blogsearch.cron.in" | grep -c .)" -eq 1 ] || fail "blogsearch.cron is not one line"
 rc=0
 (unset BLOGSEARCH_DB BLOGSEARCH_ARCHIVE; sh -c "$cron_cmd") >"$tmp/cron.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] && grep -q '1 not modified' "$tmp/cron.out" || fail "the cron line's command failed (exit $rc): $(cat "$tmp/cron.out")"

@@ -1,0 +1,48 @@
+# bash completion for blogsearch-index (installed as
+# share/bash-completion/completions/blogsearch-index). Every command and
+# option of `blogsearch-index --help`; tests/e2e/install.sh checks that.
+_blogsearch_index() {
+  local cur prev words cword
+  _init_completion || return
+
+  local commands="add fetch rebuild import-git stats parse"
+  local common="-h --help"
+  local -A opts=(
+    [add]="--db --feed -q --quiet --wait --max-body --max-items"
+    [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items"
+    [rebuild]="--archive --db -q --quiet --wait --max-body --max-items"
+    [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items"
+    [stats]="--db"
+    [parse]="--base-url --charset --max-body --max-items"
+  )
+
+  # The command is the first word that is not an option.
+  local i command=""
+  for ((i = 1; i < cword; i++)); do
+    case "${words[i]}" in
+      -*) ;;
+      *) command=${words[i]}; break ;;
+    esac
+  done
+
+  case "$prev" in
+    --db|--archive) _filedir -d; return ;;
+    --config) _filedir toml; return ;;
+    --path) _filedir; return ;;
+    --feed|--wait|--timeout|--connect-timeout|--retries|--max-body|--max-items|--base-url|--charset) return ;;
+  esac
+
+  if [ -z "$command" ]; then
+    COMPREPLY=($(compgen -W "$commands $common --version" -- "$cur"))
+    return
+  fi
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "${opts[$command]} $common" -- "$cur"))
+    return
+  fi
+  case "$command" in
+    add|parse) _filedir ;;
+    import-git) _filedir -d ;;
+  esac
+} &&
+  complete -F _blogsearch_index blogsearch-index
