@@ -2,6 +2,7 @@
 // batches on a thread of their own.
 #include "indexer/feed_batch.h"
 
+#include "indexer/document_builder.h"
 #include "indexer/schema.h"
 #include "indexer/url.h"
 
@@ -67,7 +68,7 @@ void BatchReader::run() {
     ReadAhead::Limits limits;
     limits.max_bytes = options_.max_snapshot_bytes;
     limits.parse = options_.parse;
-    ReadAhead reader(snapshots_, std::move(ingested_), std::move(limits));
+    ReadAhead reader(snapshots_, ingested_, std::move(limits));
     ReadSnapshot read;
     FeedBatch batch;
     long done = 0;
@@ -81,12 +82,13 @@ void BatchReader::run() {
       const bool parsed = read.status == ReadSnapshot::Status::kParsed;
       if (parsed && id.empty()) id = feed_slug(url_host(read.feed.link));
       if (parsed && id.empty()) id = "unknown";
-      // A new feed, or an older snapshot than the last: a new batch.
-      if (parsed && (id != batch.feed_id || read.snapshot->observed < last_observed_)) {
+      // Another feed: another batch.
+      if (parsed && id != batch.feed_id) {
         if (!batch.feed_id.empty()) more = push(std::move(batch));
         batch = FeedBatch();
         batch.feed_id = id;
         index_.clear();
+        contents_.clear();
       }
       add(batch, read);
       if (options_.on_progress) options_.on_progress(++done, static_cast<long>(snapshots_.size()));
@@ -124,49 +126,54 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
     return;
   }
   const Snapshot& snap = *read.snapshot;
+  // A snapshot without a feed id gets its key once its feed is known.
+  const std::string key = schema::snapshot_key(batch.feed_id, snap.observed, read.body_hash);
+  if (snap.feed_id.empty() && (ingested_.count(key) || !applied_.insert(key).second)) {
+    summary_.snapshots_skipped++;
+    return;
+  }
   ParsedFeed& parsed = read.feed;
   for (const auto& w : parsed.warnings) message("warning: " + w);
   summary_.warnings += static_cast<long>(parsed.warnings.size());
   summary_.items_seen += static_cast<long>(parsed.posts.size());
 
-  batch.snapshot_hashes.push_back(read.body_hash);
+  batch.snapshots.push_back({key, snap.path});
   if (!snap.feed_title.empty()) batch.title = snap.feed_title;
   else if (!parsed.title.empty()) batch.title = parsed.title;
   if (!parsed.link.empty()) batch.link = parsed.link;
   if (!snap.final_url.empty()) batch.url = snap.final_url;
-  last_observed_ = snap.observed;
-
+  if (batch.snapshots.size() == 1 || snap.observed >= batch.newest) {
+    batch.newest = snap.observed;
+    batch.newest_body = read.body_hash;
+  }
   // A body cut short (feed_parser.h: ParsedFeed::complete) holds only some
   // of the feed's items: what it lacks says nothing about what left the
-  // feed, so it adds its items to the newest set without replacing it.
-  const bool newest = snap.observed >= batch.newest_snapshot;
-  if (newest && parsed.complete) {
-    batch.in_newest.clear();
-    batch.newest_snapshot = snap.observed;
-    batch.have_newest = true;
+  // feed.
+  if (parsed.complete && (!batch.have_complete || snap.observed > batch.newest_complete)) {
+    batch.newest_complete = snap.observed;
+    batch.have_complete = true;
   }
   for (std::size_t i = 0; i < parsed.posts.size(); ++i) {
     Post& item = parsed.posts[i];
-    std::string key = post_key(item, batch.feed_id);
-    if (newest) batch.in_newest.insert(key);
-    auto [it, added] = index_.emplace(key, batch.posts.size());
+    std::string post = post_key(item, batch.feed_id);
+    auto [it, added] = index_.emplace(post, batch.posts.size());
     if (added) {
       batch.posts.emplace_back();
-      batch.posts.back().key = std::move(key);
+      batch.posts.back().key = std::move(post);
     }
-    PostHistory& h = batch.posts[it->second];
-    std::string& hash = read.content_hashes[i];
-    // The item is kept only when its content differs from the appearance
-    // before: equal hashes, equal content.
-    if (h.hashes.empty() || h.hashes[h.seen.back().version] != hash) {
-      std::size_t version = 0;
-      while (version < h.hashes.size() && h.hashes[version] != hash) ++version;
-      if (version == h.hashes.size()) h.hashes.push_back(std::move(hash));
-      h.seen.push_back({snap.observed, &snap, static_cast<std::uint32_t>(version)});
-      h.last = std::move(item);
-    } else {
-      h.seen.push_back({snap.observed, &snap, h.seen.back().version});
+    BatchPost& p = batch.posts[it->second];
+    const std::string& hash = read.item_hashes[i];
+    auto known = contents_.find(hash);
+    if (known == contents_.end()) {
+      // Stripped by the reader unless an earlier batch of this run had it.
+      KnownContent k;
+      k.content = read.stripped[i] ? std::move(read.contents[i]) : make_content(item);
+      k.hash = content_hash(k.content);
+      known = contents_.emplace(hash, std::move(k)).first;
     }
+    auto [c, fresh] = p.index.emplace(known->second.hash, static_cast<std::uint32_t>(p.contents.size()));
+    if (fresh) p.contents.push_back(known->second.content);
+    p.seen.push_back({snap.observed, &snap, c->second});
   }
 }
 

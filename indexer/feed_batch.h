@@ -2,19 +2,14 @@
 // database is consulted.
 //
 // Private to the writer (writer.cc). A BatchReader reads and parses the
-// snapshots (ReadAhead) and merges them, on threads of its own, into one
-// FeedBatch per feed: for each post, every appearance (time, snapshot,
-// content hash) and the item as it last appeared. Nothing here needs the
-// database, so the next feeds are read and merged while the writer's
-// thread indexes the one before: a feed's merged history is small however
-// many snapshots it took, so the writer can fall behind without the parsed
-// snapshots piling up in memory. The writer replays the appearances onto
-// what the database holds (writer.cc).
-//
-// Each batch's snapshots come in the order given, and a batch never goes
-// back in time: a snapshot older than the one before it starts a new batch
-// of the same feed, so that only a post's last appearance can hold its
-// newest content.
+// snapshots (ReadAhead, which also strips their items' HTML) and merges
+// them, on threads of its own, into one FeedBatch per run of consecutive
+// snapshots of one feed: for each post, every appearance (time, snapshot,
+// which of its distinct contents) and those contents. Nothing here needs
+// the database, so the next feeds are read and merged while the writer's
+// thread indexes the one before. The writer merges each post's appearances
+// with the ones the database holds and replays them all (replay.h): the
+// order of snapshots within and across batches does not matter.
 //
 // Bad snapshots are reported through IngestOptions::on_message, and
 // progress through on_progress, from the reader's thread (nothing else
@@ -36,7 +31,8 @@
 #include "indexer/post.h"
 #include "indexer/read_ahead.h"
 #include "indexer/snapshot.h"
-#include "indexer/writer.h"
+#include "indexer/ingest_options.h"
+#include "record/post_history.h"
 
 namespace blogsearch {
 
@@ -48,31 +44,40 @@ std::string post_key(const Post& p, const std::string& feed_id);
 struct Appearance {
   Time observed = 0;
   const Snapshot* snapshot = nullptr;
-  std::uint32_t version = 0;  // index into PostHistory::hashes
+  std::uint32_t content = 0;  // index into BatchPost::contents
 };
 
-struct PostHistory {
+struct BatchPost {
   std::string key;
-  std::vector<std::string> hashes;   // its distinct content hashes, first seen first
-  std::vector<Appearance> seen;      // every appearance, in snapshot order
-  Post last;                         // the item as it last appeared
+  std::vector<VersionContent> contents;  // its distinct contents in the batch
+  std::vector<Appearance> seen;          // every appearance, in snapshot order
+  std::unordered_map<std::string, std::uint32_t> index;  // content_hash() -> index in contents
+};
+
+// A snapshot applied: its metadata key (schema::snapshot_key) and file.
+struct AppliedSnapshot {
+  std::string key, path;
 };
 
 struct FeedBatch {
   std::string feed_id;
-  std::vector<PostHistory> posts;           // in order of first appearance
-  std::unordered_set<std::string> in_newest;  // keys in the newest snapshot
-  Time newest_snapshot = 0;
-  bool have_newest = false;
-  std::vector<std::string> snapshot_hashes;  // bodies applied ("snapshot:" metadata)
+  std::vector<BatchPost> posts;  // in order of first appearance
+  // The newest complete snapshot (feed_parser.h: ParsedFeed::complete): what
+  // the feed carried then is what it carries now, if it is the newest ever.
+  Time newest_complete = 0;
+  bool have_complete = false;
+  Time newest = 0;              // the newest snapshot, complete or not
+  std::string newest_body;      // its body hash
+  std::vector<AppliedSnapshot> snapshots;
   // The last non-empty value the snapshots gave (feeds.toml's title first).
   std::string title, link, url;
 };
 
 class BatchReader {
  public:
-  // `snapshots` and `options` must outlive this object. Bodies whose hash
-  // is in `ingested` are skipped as already ingested. `summary` gets the
+  // `snapshots` and `options` must outlive this object. Snapshots whose
+  // key (schema::snapshot_key) is in `ingested` are skipped as already
+  // ingested. `summary` gets the
   // reading counts (snapshots read and skipped, items seen, warnings,
   // errors); it is written by the reader's thread until next() has
   // returned false or the object is destroyed.
@@ -82,7 +87,7 @@ class BatchReader {
   BatchReader(const BatchReader&) = delete;
   BatchReader& operator=(const BatchReader&) = delete;
 
-  // The next feed's batch, in snapshot order; false after the last one.
+  // The next batch; false after the last one.
   bool next(FeedBatch& out);
 
  private:
@@ -91,11 +96,17 @@ class BatchReader {
   bool push(FeedBatch&& batch);  // false when stopping
 
   const std::vector<Snapshot>& snapshots_;
-  std::unordered_set<std::string> ingested_;
+  const std::unordered_set<std::string> ingested_;
+  std::unordered_set<std::string> applied_;  // keys settled after parsing, in this run
   const IngestOptions& options_;
   IngestSummary& summary_;
-  std::unordered_map<std::string, std::size_t> index_;  // key -> position in the batch being built
-  Time last_observed_ = 0;                               // of the batch being built
+  std::unordered_map<std::string, std::size_t> index_;  // post key -> position in the batch being built
+  // Item hash -> content and its content_hash(), of the batch being built.
+  struct KnownContent {
+    VersionContent content;
+    std::string hash;
+  };
+  std::unordered_map<std::string, KnownContent> contents_;
 
   std::mutex mutex_;
   std::condition_variable changed_;

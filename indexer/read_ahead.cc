@@ -7,12 +7,13 @@
 
 #include <new>
 
+#include "indexer/document_builder.h"
 #include "indexer/feed_parser.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
 
-std::string content_hash(const Post& p) {
+std::string item_hash(const Post& p) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
   auto add = [&](std::string_view s) {
@@ -25,10 +26,14 @@ std::string content_hash(const Post& p) {
   add("\x01");
   for (const auto& c : p.categories) add(c);
   add("\x01");
+  for (const auto& c : p.category_terms) add(c);
+  add("\x01");
   add(p.published ? std::to_string(*p.published) : "");
   add(p.updated ? std::to_string(*p.updated) : "");
   add(p.summary);
+  add(p.summary_is_html ? "h" : "t");
   add(p.content);
+  add(p.content_is_html ? "h" : "t");
   std::string out = schema::hex64(XXH3_64bits_digest(st));
   XXH3_freeState(st);
   return out;
@@ -74,10 +79,12 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
   try {
     std::string body = read_file(snap.path, limits_.max_bytes);
     r.body_hash = snapshot_hash(body);
-    bool repeat = ingested_.count(r.body_hash) > 0;
+    r.key = schema::snapshot_key(snap.feed_id, snap.observed, r.body_hash);
+    // Without a feed id the key is settled after parsing (feed_batch.cc).
+    bool repeat = !snap.feed_id.empty() && ingested_.count(r.key) > 0;
     if (!repeat) {
       std::lock_guard<std::mutex> lock(first_mutex_);
-      auto [it, inserted] = first_index_.emplace(r.body_hash, index);
+      auto [it, inserted] = first_index_.emplace(r.key, index);
       if (!inserted) {
         repeat = it->second < index;
         it->second = std::min(it->second, index);
@@ -86,8 +93,26 @@ ReadSnapshot ReadAhead::read(std::size_t index) {
     if (!repeat) {
       try {
         r.feed = parse_feed(body, snap.path, parse_options_for(snap, limits_.parse));
-        r.content_hashes.reserve(r.feed.posts.size());
-        for (const Post& p : r.feed.posts) r.content_hashes.push_back(content_hash(p));
+        const std::size_t n = r.feed.posts.size();
+        r.item_hashes.reserve(n);
+        r.contents.resize(n);
+        r.stripped.assign(n, false);
+        for (std::size_t i = 0; i < n; ++i) {
+          r.item_hashes.push_back(item_hash(r.feed.posts[i]));
+          bool strip = true;
+          {
+            std::lock_guard<std::mutex> lock(first_mutex_);
+            auto [it, inserted] = claims_.emplace(snap.feed_id + '\n' + r.item_hashes[i], index);
+            if (!inserted) {
+              strip = index <= it->second;
+              it->second = std::min(it->second, index);
+            }
+          }
+          if (strip) {
+            r.contents[i] = make_content(r.feed.posts[i]);
+            r.stripped[i] = true;
+          }
+        }
       } catch (const FeedError& e) {
         r.status = ReadSnapshot::Status::kNotAFeed;
         r.error = e.what();
@@ -108,10 +133,12 @@ bool ReadAhead::next(ReadSnapshot& out) {
   if (!pool_.next(out)) return false;
   // The first of equal bodies in list order is the one applied, whichever
   // worker got to it first.
-  if (out.status != ReadSnapshot::Status::kUnreadable && !seen_.insert(out.body_hash).second) {
+  if (out.status != ReadSnapshot::Status::kUnreadable && !seen_.insert(out.key).second) {
     out.status = ReadSnapshot::Status::kAlreadyIngested;
     out.feed = ParsedFeed();
-    out.content_hashes.clear();
+    out.item_hashes.clear();
+    out.contents.clear();
+    out.stripped.clear();
     out.error.clear();
   }
   return true;

@@ -2,9 +2,11 @@
 // while the ones before them are merged (feed_batch.h) and indexed.
 //
 // Snapshots are independent until they are merged, so they are parsed on
-// one thread per core (OrderedPool) and handed back in the order given. The
-// Xapian database is not touched here: which bodies are already ingested is
-// handed over as a set of hashes at the start.
+// one thread per core (OrderedPool) and handed back in the order given, and
+// each item's HTML is stripped here too (make_content, the costly part of
+// indexing), once per feed and distinct item in a run. The Xapian database
+// is not touched here: which snapshots are already ingested is handed over
+// as a set of keys (schema::snapshot_key) at the start.
 //
 // Nothing here throws except std::bad_alloc and std::system_error (thread
 // creation); a file that cannot be read or parsed comes back with its error.
@@ -20,6 +22,7 @@
 #include "indexer/ordered_pool.h"
 #include "indexer/post.h"
 #include "indexer/snapshot.h"
+#include "record/post_history.h"
 
 namespace blogsearch {
 
@@ -28,17 +31,23 @@ struct ReadSnapshot {
   const Snapshot* snapshot = nullptr;
   Status status = Status::kParsed;
   std::string body_hash;  // hex XXH3-64 of the file's bytes
+  std::string key;        // schema::snapshot_key of its feed id (maybe ""), time and body
   ParsedFeed feed;        // kParsed only
-  std::vector<std::string> content_hashes;  // content_hash() of each of feed.posts
+  std::vector<std::string> item_hashes;  // item_hash() of each of feed.posts
+  // make_content() of each of feed.posts, for those with `stripped` set: the
+  // first snapshot in the list to hold an item (feed id and item hash) has
+  // it; the later ones may not.
+  std::vector<VersionContent> contents;
+  std::vector<bool> stripped;
   std::string error;      // kUnreadable / kNotAFeed: one line naming the file
 };
 
 // Hex XXH3-64 of a snapshot body: the key of "snapshot:" metadata.
 std::string snapshot_hash(const std::string& body);
 
-// Hex XXH3-64 over everything a post's document is built from (text, title,
-// link, authors, categories, dates): any edit is a new version.
-std::string content_hash(const Post& p);
+// Hex XXH3-64 over an item as the feed sent it (HTML and all): equal
+// hashes, equal make_content().
+std::string item_hash(const Post& p);
 
 // Files larger than `max_bytes` come back unreadable; each snapshot is
 // parsed with parse_options_for(snapshot, parse); `budget` bounds the bytes
@@ -51,8 +60,9 @@ struct ReadLimits {
 
 class ReadAhead {
  public:
-  // `snapshots` must outlive this object. Bodies whose hash is in
-  // `ingested`, or repeats a body seen earlier in the list, are not parsed.
+  // `snapshots` must outlive this object. Snapshots whose key is in
+  // `ingested` (only known for those with a feed id), or that repeat one
+  // earlier in the list, are not parsed.
   // Snapshots are read ahead of the caller up to `budget` bytes of files
   // (and at most 4096 of them): far enough to parse a long history while
   // the writer indexes the feeds before it, bounded in memory.
@@ -74,7 +84,8 @@ class ReadAhead {
   const Limits limits_;
   std::unordered_set<std::string> seen_;            // caller's thread only
   std::mutex first_mutex_;
-  std::unordered_map<std::string, std::size_t> first_index_;  // body hash -> lowest index read
+  std::unordered_map<std::string, std::size_t> first_index_;  // key -> lowest index read
+  std::unordered_map<std::string, std::size_t> claims_;       // feed id + item hash -> lowest index stripping it
   OrderedPool<ReadSnapshot> pool_;  // last: its workers use the members above
 };
 

@@ -1,14 +1,14 @@
 // rebuild.cc: build aside, then switch.
 #include "indexer/rebuild.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <filesystem>
 #include <thread>
 
 #include "indexer/db_layout.h"
 #include "indexer/schema.h"
+#include "indexer/writer.h"
+#include "record/feed_meta.h"
 
 namespace blogsearch {
 
@@ -41,12 +41,14 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
       // Fetch state (etag, redirects, failures) is not in the archive;
       // everything else is recomputed from the snapshots.
       for (auto it = from.metadata_keys_begin(prefix); it != from.metadata_keys_end(prefix); ++it) {
-        nlohmann::json old = nlohmann::json::parse(from.get_metadata(*it), nullptr, false);
-        if (!old.is_object()) continue;
-        nlohmann::json keep = nlohmann::json::object();
-        for (const char* key : {"id", "title", "url", "fetch"})
-          if (old.contains(key)) keep[key] = old[key];
-        to.set_metadata(*it, keep.dump());
+        const std::string id = (*it).substr(prefix.size());
+        const FeedMeta old = decode_feed_meta(from.get_metadata(*it), id);
+        FeedMeta keep;
+        keep.id = old.id;
+        keep.title = old.title;
+        keep.url = old.url;
+        keep.fetch = old.fetch;
+        to.set_metadata(*it, encode_feed_meta(keep));
       }
       to.commit();
       summary = fresh.ingest(snapshots, options);

@@ -6,13 +6,13 @@
 // over. A failure or a kill leaves the live database untouched (the partial
 // generation is removed now or by the next writer). The live database may be
 // of an older schema version: a rebuild is how it is brought up to date.
-// Throws DatabaseLocked / DatabaseError (writer.h).
+// Throws DatabaseLocked / DatabaseError (database_error.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "indexer/writer.h"
+#include "indexer/ingest_options.h"
 
 namespace blogsearch {
 

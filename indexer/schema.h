@@ -27,7 +27,10 @@ namespace blogsearch::schema {
 // 2: the plain text moved from the JSON document data to kSlotText.
 // 3: the facet terms of each post in kSlotFacets; the record (the JSON
 //    object below) in kSlotRecord instead of the document data.
-inline constexpr int kSchemaVersion = 3;
+// 4: versions are changes of what the index shows; every version's content
+//    and every appearance in the document data (record/post_history.h); the
+//    record without the history; snapshots identified by feed, time and body.
+inline constexpr int kSchemaVersion = 4;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
 inline constexpr const char* kId = "Q";               // unique post id (boolean)
@@ -56,7 +59,7 @@ enum Slot : Xapian::valueno {
   kSlotUpdated = 1,
   kSlotFirstSeen = 2,
   kSlotLastSeen = 3,
-  kSlotContentHash = 4,  // 16 hex digits of XXH3-64 over the item's content
+  kSlotContentHash = 4,  // 16 hex digits of XXH3-64 over the current version's content
   // The post's plain text, for snippets and `show`. Kept out of the JSON
   // record so that reading a result's fields does not scan the whole text:
   // that was a fifth of a search's instructions.
@@ -71,10 +74,11 @@ enum Slot : Xapian::valueno {
   // a posting list per category, author, feed and month, and shows each
   // label as a matching post wrote it without reading that post.
   kSlotFacets = 6,
-  // The post's record, the JSON object described under "Post record" below.
-  // Glass compresses document data with zlib but stores values as they are,
-  // and every result of a search reads its record: inflating it took longer
-  // than finding and parsing it. The document data is left empty.
+  // The post's record (record/post_record.h): what a result shows. Glass
+  // compresses document data with zlib but stores values as they are, and
+  // every result of a search reads its record: inflating it took longer
+  // than finding and parsing it. The document data holds the post's history
+  // (record/post_history.h), which only `show` and the post page read.
   kSlotRecord = 7,
 };
 
@@ -97,25 +101,15 @@ inline constexpr FieldPrefix kFieldPrefixes[] = {
 inline constexpr const char* kMetaSchemaVersion = "schema_version";
 // "feed:" + feed id -> JSON {id,title,url,link,last_ingest,latest_observed,...}
 inline constexpr const char* kMetaFeedPrefix = "feed:";
-// "snapshot:" + hex body hash -> RFC 3339 time it was ingested.
+// snapshot_key(feed, observed, body hash) -> the snapshot's archive file.
+// One per snapshot ingested: a snapshot is its feed, observed time and body
+// (a body that returns later, or that another feed also serves, is another
+// snapshot), so ingesting the same one again is a no-op.
 inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 
-// ---- Post record (kSlotRecord) ---------------------------------------------
-// One JSON object (nlohmann-json) per document:
-//   id, link, title            strings
-//   authors[], categories[]    strings, as written in the feed
-//   feed {id, title, url}      the feed that last carried the post
-//   feeds[]                    every feed id that ever carried it
-//   published, updated         RFC 3339 UTC strings or null
-//   first_seen, last_seen      RFC 3339 UTC strings (observed snapshot times)
-//   versions                   number of distinct contents seen (>= 1)
-//   in_feed                    true while the feed's newest snapshot has it
-//   summary                    plain text of the description/summary, cut
-//                              at a word to at most 600 bytes + "…"
-//   content_hash               hex XXH3-64 of the current version
-//   snapshot                   archive file holding the current version
-//   history[]                  earlier versions: {content_hash, first_seen,
-//                              last_seen, snapshot}, oldest first
+// ---- Post record (kSlotRecord) and history (document data) ----------------
+// Their layouts and codecs are in record/post_record.h and
+// record/post_history.h.
 
 // Xapian refuses terms longer than 245 bytes.
 inline constexpr std::size_t kMaxTermBytes = 245;
@@ -150,6 +144,19 @@ inline std::string make_term(std::string_view prefix, std::string_view value) {
 // Exact-match terms (author, category, feed, host) are case-insensitive.
 inline std::string lowercase_utf8(std::string_view s) {
   return Xapian::Unicode::tolower(std::string(s));
+}
+
+// The part of a snapshot's metadata key before its body hash: the feed and
+// the observed time (11 digits, so keys sort by time within a feed).
+inline std::string snapshot_key_prefix(std::string_view feed_id, std::int64_t observed) {
+  std::string t = std::to_string(observed < 0 ? 0 : observed);
+  if (t.size() < 11) t.insert(0, 11 - t.size(), '0');
+  std::string key(kMetaSnapshotPrefix);
+  key.append(feed_id).append("@").append(t).append("#");
+  return key;
+}
+inline std::string snapshot_key(std::string_view feed_id, std::int64_t observed, std::string_view body_hash) {
+  return snapshot_key_prefix(feed_id, observed).append(body_hash);
 }
 
 inline std::string id_term(std::string_view post_id) { return make_term(kId, post_id); }

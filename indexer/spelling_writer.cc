@@ -1,7 +1,7 @@
 // spelling_writer.cc: Xapian spelling data on a thread of its own.
 #include "indexer/spelling_writer.h"
 
-#include "indexer/writer.h"
+#include "indexer/database_error.h"
 
 namespace blogsearch {
 

@@ -12,7 +12,7 @@
 // commits leaves the words of one transaction out, which later ingests add
 // back when the words come again.
 //
-// The constructor throws DatabaseError (writer.h) when the database cannot
+// The constructor throws DatabaseError (database_error.h) when the database cannot
 // be opened or created. wait() and cancel() rethrow a failure of the thread
 // as DatabaseError; after one, the object only discards.
 #pragma once
@@ -26,7 +26,7 @@
 #include <string>
 #include <thread>
 
-#include "indexer/post_terms.h"
+#include "indexer/document_builder.h"
 
 namespace blogsearch {
 

@@ -1,13 +1,12 @@
 // stats.cc: summarising a database from its metadata and boolean terms.
 #include "indexer/stats.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 
+#include "indexer/database_error.h"
 #include "indexer/date.h"
 #include "indexer/schema.h"
-#include "indexer/writer.h"
+#include "record/feed_meta.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -52,26 +51,22 @@ DatabaseStats read_stats(const std::string& path) {
     const std::string prefix = schema::kMetaFeedPrefix;
     const std::string in_feed = std::string(schema::kInFeed) + "yes";
     for (auto it = db.metadata_keys_begin(prefix); it != db.metadata_keys_end(prefix); ++it) {
-      nlohmann::json j = nlohmann::json::parse(db.get_metadata(*it), nullptr, false);
-      if (!j.is_object()) continue;
+      const FeedMeta meta = decode_feed_meta(db.get_metadata(*it), (*it).substr(prefix.size()));
       FeedStats f;
-      f.id = j.value("id", (*it).substr(prefix.size()));
-      f.title = j.value("title", "");
-      f.url = j.value("url", "");
-      f.last_ingest = j.value("last_ingest", "");
-      if (auto st = j.find("fetch"); st != j.end() && st->is_object()) {
+      f.id = meta.id;
+      f.title = meta.title;
+      f.url = meta.url;
+      f.last_ingest = meta.last_ingest;
+      if (meta.fetch) {
+        const FetchState& st = *meta.fetch;
         f.fetched = true;
-        auto text = [&](const char* key) {
-          auto v = st->find(key);
-          return v != st->end() && v->is_string() ? v->get<std::string>() : std::string();
-        };
-        f.fetch_url = text("url");
-        f.final_url = text("final_url");
-        f.last_attempt = text("last_attempt");
-        f.last_success = text("last_success");
-        f.last_error = text("last_error");
-        f.last_status = st->value("last_status", 0);
-        f.consecutive_failures = st->value("consecutive_failures", 0L);
+        f.fetch_url = st.url;
+        f.final_url = st.final_url;
+        f.last_attempt = st.last_attempt;
+        f.last_success = st.last_success;
+        f.last_error = st.last_error;
+        f.last_status = st.last_status;
+        f.consecutive_failures = st.consecutive_failures;
       }
       const std::string feed_term = schema::exact_term(schema::kFeed, f.id);
       f.posts = static_cast<long>(db.get_termfreq(feed_term));

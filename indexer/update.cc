@@ -1,8 +1,6 @@
 // update.cc: fetch -> archive -> ingest, and the fetch state per feed.
 #include "indexer/update.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <ctime>
 
@@ -11,15 +9,14 @@
 #include "indexer/feed_parser.h"
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
+#include "record/feed_meta.h"
 
 namespace blogsearch {
-using nlohmann::json;
 
 namespace {
 
-json load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
-  json j = json::parse(db.get_metadata(schema::kMetaFeedPrefix + id), nullptr, false);
-  return j.is_object() ? j : json::object();
+FeedMeta load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
+  return decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + id), id);
 }
 
 std::string body_hash(const std::string& body) { return schema::hex64(XXH3_64bits(body.data(), body.size())); }
@@ -61,18 +58,21 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
   Xapian::WritableDatabase& db = writer.database();
 
   std::vector<FetchRequest> requests;
-  std::vector<json> states;
+  std::vector<FetchState> states;
+  // The newest body each feed gave: the same again is "unchanged".
+  std::vector<std::string> latest_body;
   for (const auto& f : feeds) {
-    json meta = load_feed_meta(db, f.id);
-    json state = meta.value("fetch", json::object());
+    FeedMeta meta = load_feed_meta(db, f.id);
+    FetchState state = meta.fetch.value_or(FetchState());
     // A permanent redirect moved the feed; follow it until the config changes.
     std::string url = f.url;
-    if (state.value("config_url", "") == f.url && !state.value("url", "").empty()) url = state["url"];
-    else state = json::object();
-    state["config_url"] = f.url;
-    state["url"] = url;
-    requests.push_back({f.id, url, state.value("etag", ""), state.value("last_modified", "")});
+    if (state.config_url == f.url && !state.url.empty()) url = state.url;
+    else state = FetchState();
+    state.config_url = f.url;
+    state.url = url;
+    requests.push_back({f.id, url, state.etag, state.last_modified});
     states.push_back(std::move(state));
+    latest_body.push_back(meta.latest_body);
   }
 
   auto t0 = std::chrono::steady_clock::now();
@@ -89,7 +89,7 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
       const FetchResponse& r = responses[i];
       checks[i] = BodyCheck();
       if (!r.error.empty() || r.status != 200) continue;
-      if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) continue;
+      if (body_hash(r.body) == latest_body[i]) continue;
       checks[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
       if (checks[i].cut_short) cut.push_back(i);
     }
@@ -105,16 +105,16 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
   std::vector<Snapshot> snapshots;
   for (std::size_t i = 0; i < feeds.size(); ++i) {
     const FetchResponse& r = responses[i];
-    json& state = states[i];
+    FetchState& state = states[i];
     FeedOutcome out;
     out.id = feeds[i].id;
     out.status = r.status;
     out.error = r.error;
-    state["last_attempt"] = format_rfc3339(r.fetched_at ? r.fetched_at : std::time(nullptr));
-    state["last_status"] = r.status;
-    state["final_url"] = r.final_url;
+    state.last_attempt = format_rfc3339(r.fetched_at ? r.fetched_at : std::time(nullptr));
+    state.last_status = r.status;
+    state.final_url = r.final_url;
     if (r.error.empty() && r.status == 200) {
-      if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) {
+      if (body_hash(r.body) == latest_body[i]) {
         out.result = "unchanged";
       } else if (!checks[i].error.empty()) {
         out.error = checks[i].error;
@@ -141,16 +141,16 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
       out.result = "not modified";
     }
     if (out.error.empty()) {
-      state["last_success"] = state["last_attempt"];
-      state["last_error"] = nullptr;
-      state["consecutive_failures"] = 0;
-      if (!r.etag.empty() || r.status == 200) state["etag"] = r.etag;
-      if (!r.last_modified.empty() || r.status == 200) state["last_modified"] = r.last_modified;
-      if (r.permanent_redirect) state["url"] = r.final_url;
+      state.last_success = state.last_attempt;
+      state.last_error.clear();
+      state.consecutive_failures = 0;
+      if (!r.etag.empty() || r.status == 200) state.etag = r.etag;
+      if (!r.last_modified.empty() || r.status == 200) state.last_modified = r.last_modified;
+      if (r.permanent_redirect) state.url = r.final_url;
     } else {
       out.result = "failed";
-      state["last_error"] = out.error;
-      state["consecutive_failures"] = state.value("consecutive_failures", 0) + 1;
+      state.last_error = out.error;
+      state.consecutive_failures++;
     }
     if (out.result == "new") summary.new_snapshots++;
     else if (out.result == "unchanged") summary.unchanged++;
@@ -165,12 +165,12 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
 
   try {
     for (std::size_t i = 0; i < feeds.size(); ++i) {
-      json meta = load_feed_meta(db, feeds[i].id);
-      meta["id"] = feeds[i].id;
-      if (!feeds[i].title.empty()) meta["title"] = feeds[i].title;
-      if (!meta.contains("url") || meta["url"] == "") meta["url"] = states[i]["url"];
-      meta["fetch"] = states[i];
-      db.set_metadata(schema::kMetaFeedPrefix + feeds[i].id, meta.dump());
+      FeedMeta meta = load_feed_meta(db, feeds[i].id);
+      meta.id = feeds[i].id;
+      if (!feeds[i].title.empty()) meta.title = feeds[i].title;
+      if (meta.url.empty()) meta.url = states[i].url;
+      meta.fetch = states[i];
+      db.set_metadata(schema::kMetaFeedPrefix + feeds[i].id, encode_feed_meta(meta));
     }
     db.commit();
   } catch (const Xapian::Error& e) {

@@ -1,19 +1,18 @@
 // writer.cc: snapshots -> Xapian documents.
 //
-// A run is processed feed by feed. Every snapshot is read, hashed, parsed
-// and merged into its feed's batch on other threads (feed_batch.h), the
-// next feeds while this thread writes the one before. Each post's
-// appearances are then replayed onto what the database holds of it, and
-// each changed post is written once, in its newest version, its text and
-// terms made by worker threads (post_terms.h) while this thread adds the
-// documents. That keeps a backfill of thousands of snapshots close to the
-// cost of parsing them.
+// A run is processed feed by feed. Every snapshot is read, hashed, parsed,
+// stripped and merged into its feed's batch on other threads
+// (feed_batch.h), the next feeds while this thread writes the one before.
+// For each post of a batch this thread reads what the database holds of
+// it; worker threads merge that with the batch's appearances, replay them
+// (replay.h) and build the document (document_builder.h) while this thread
+// adds the documents before. Each post is written once per batch, so a
+// backfill of thousands of snapshots stays close to the cost of parsing
+// them.
 #include "indexer/writer.h"
 
 #include <sys/statvfs.h>
 #include <unistd.h>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,20 +20,23 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
+#include "indexer/document_builder.h"
 #include "indexer/feed_batch.h"
 #include "indexer/ordered_pool.h"
-#include "indexer/post_terms.h"
+#include "indexer/replay.h"
 #include "indexer/schema.h"
 #include "indexer/spelling_writer.h"
+#include "record/feed_meta.h"
+#include "record/post_record.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
@@ -58,53 +60,34 @@ std::string why_not_writable(const std::string& path) {
   return {};
 }
 
-// A summary is for display beside a result; a description holding the
-// whole post would otherwise be stored twice.
-constexpr std::size_t kMaxSummaryBytes = 600;
-
-std::string shorten(const std::string& text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
-  std::size_t space = text.rfind(' ', cut);
-  if (space != std::string::npos && space > max_bytes / 2) cut = space;
-  return text.substr(0, cut) + "\u2026";
-}
-
-json time_json(std::optional<Time> t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
-
-// The strings of a JSON array (none for anything else).
-std::vector<std::string> strings_of(const json& array) {
-  std::vector<std::string> out;
-  if (array.is_array())
-    for (const auto& v : array)
-      if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-std::optional<Time> json_time(const json& data, const char* key) {
-  auto it = data.find(key);
-  if (it == data.end() || !it->is_string()) return std::nullopt;
-  return parse_date(it->get<std::string>());
-}
-
-// What the run knows of one post: its stored data (if any) merged with
-// every version seen in this batch.
-struct PostState {
+// What the database holds of one post, read on the writer's thread and
+// handed to a worker.
+struct Stored {
   Xapian::docid docid = 0;  // 0 = not in the database yet
-  json data;                // the post record being built (schema::kSlotRecord)
-  std::string hash;         // current version
-  Time first_seen = 0, last_seen = 0;
-  Time version_first_seen = 0;  // when the current version first appeared
-  std::string snapshot;         // file holding the current version
-  std::optional<Post> newest;   // set when the content must be (re)indexed
-  bool dirty = false;           // data or values must be written
+  std::string history;      // document data
+  std::string record;       // kSlotRecord
+  std::string hash;         // kSlotContentHash: the current version's
 };
 
-struct FeedInfo {
-  std::string id, title, url, link;
-  Time latest_observed = 0;  // newest snapshot ever applied for this feed
-  std::string last_ingest;
+// A post to (re)write: its stored state and, unless it is only checked for
+// having left a feed, its appearances in this batch.
+struct Job {
+  std::string key;
+  Stored stored;
+  const BatchPost* batch = nullptr;
+};
+
+// What a worker made of a Job.
+struct Made {
+  enum class Change { kAdded, kUpdated, kUnchanged };
+  Change change = Change::kUnchanged;
+  bool write = false;  // anything differs from what is stored
+  Xapian::Document doc;
+  // Versions whose first snapshot is neither in this batch nor recorded:
+  // its file is looked up on the writer's thread (snapshot metadata).
+  std::vector<std::size_t> unknown_snapshots;
+  PostHistory history;  // kept only when unknown_snapshots is not empty
+  DocumentInput input;  // the same
 };
 
 }  // namespace
@@ -115,323 +98,257 @@ struct Writer::Impl {
   bool wrote_lock_info = false;
   bool other_schema = false;  // opened with AnySchema and not of ours
 
-  // Current batch (one feed).
-  std::string feed_id;
-  FeedInfo feed;
-  std::unordered_map<std::string, PostState> posts;
-  std::vector<std::string> order;              // posts' keys, in the order written
-  std::unordered_set<std::string> in_newest;   // keys in the newest snapshot
-  Time newest_snapshot = 0;                    // observed time of that snapshot
-  bool have_newest = false;
-  std::vector<std::string> snapshot_hashes;
   std::unique_ptr<SpellingWriter> spelling;  // "did you mean" data, on its own thread
   bool in_transaction = false;
   std::chrono::steady_clock::time_point transaction_start;
   static constexpr std::chrono::seconds kCommitInterval{2};
 
+  // Every feed met in this run, as stored plus this run's changes. The
+  // workers read `newest` and `feeds` while a batch is written; they change
+  // only between batches.
+  std::map<std::string, FeedMeta> feeds;
+  std::map<std::string, Time> newest;  // feed id -> newest complete snapshot
+
   IngestSummary* summary = nullptr;
   const IngestOptions* options = nullptr;
 
-  FeedInfo load_feed(const std::string& id) {
-    FeedInfo f;
-    f.id = id;
-    std::string raw = db.get_metadata(schema::kMetaFeedPrefix + id);
-    json j = json::parse(raw, nullptr, false);
-    if (j.is_object()) {
-      f.title = j.value("title", "");
-      f.url = j.value("url", "");
-      f.link = j.value("link", "");
-      f.latest_observed = j.value("latest_observed", Time{0});
-      f.last_ingest = j.value("last_ingest", "");
-    }
-    return f;
+  FeedMeta& feed_meta(const std::string& id) {
+    auto it = feeds.find(id);
+    if (it != feeds.end()) return it->second;
+    FeedMeta f = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + id), id);
+    if (f.newest_complete) newest[id] = *f.newest_complete;
+    return feeds.emplace(id, std::move(f)).first->second;
   }
 
-  void store_feed(const FeedInfo& f) {
-    std::string key = schema::kMetaFeedPrefix + f.id;
-    json j = json::parse(db.get_metadata(key), nullptr, false);
-    if (!j.is_object()) j = json::object();  // keep keys other commands store
-    j["id"] = f.id;
-    j["title"] = f.title;
-    j["url"] = f.url;
-    j["link"] = f.link;
-    j["latest_observed"] = f.latest_observed;
-    j["last_ingest"] = f.last_ingest;
-    db.set_metadata(key, j.dump());
+  void store_feed(const FeedMeta& f) {
+    // Keys other commands store (fetch state) are kept: read them again.
+    FeedMeta now = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + f.id), f.id);
+    FeedMeta out = f;
+    out.fetch = now.fetch;
+    out.other = now.other;
+    db.set_metadata(schema::kMetaFeedPrefix + f.id, encode_feed_meta(out));
   }
 
-  PostState* find_or_load(const std::string& key) {
-    if (auto it = posts.find(key); it != posts.end()) return &it->second;
-    std::string term = schema::id_term(key);
+  Stored load(const std::string& key) {
+    Stored s;
+    const std::string term = schema::id_term(key);
     Xapian::PostingIterator pit = db.postlist_begin(term);
-    if (pit == db.postlist_end(term)) return nullptr;
-    PostState st;
-    st.docid = *pit;
-    st.data = json::parse(db.get_document(st.docid).get_value(schema::kSlotRecord), nullptr, false);
-    if (!st.data.is_object()) st.data = json::object();
-    st.hash = st.data.value("content_hash", "");
-    st.first_seen = json_time(st.data, "first_seen").value_or(0);
-    st.last_seen = json_time(st.data, "last_seen").value_or(0);
-    st.version_first_seen = st.last_seen;
-    if (auto& h = st.data["history"]; h.is_array() && !h.empty())
-      st.version_first_seen = json_time(h.back(), "last_seen").value_or(st.first_seen);
-    else
-      st.version_first_seen = st.first_seen;
-    st.snapshot = st.data.value("snapshot", "");
-    return &posts.emplace(key, std::move(st)).first->second;
+    if (pit == db.postlist_end(term)) return s;
+    s.docid = *pit;
+    Xapian::Document doc = db.get_document(s.docid);
+    s.history = doc.get_data();
+    s.record = doc.get_value(schema::kSlotRecord);
+    s.hash = doc.get_value(schema::kSlotContentHash);
+    return s;
   }
 
-  // Moves the post's state to one more appearance. True when that
-  // appearance starts a new version.
-  static bool apply_appearance(PostState& st, const std::string& hash, Time t, const std::string& file) {
-    bool new_version = false;
-    if (t >= st.last_seen) {
-      if (hash != st.hash) {
-        json& history = st.data["history"];
-        if (!history.is_array()) history = json::array();
-        if (!st.hash.empty())
-          history.push_back({{"content_hash", st.hash},
-                             {"first_seen", format_rfc3339(st.version_first_seen)},
-                             {"last_seen", format_rfc3339(st.last_seen)},
-                             {"snapshot", st.snapshot}});
-        st.data["versions"] = st.data.value("versions", 1) + 1;
-        st.hash = hash;
-        st.version_first_seen = t;
-        st.snapshot = file;
-        new_version = true;
+  // The archive file of a feed's snapshot at `t`, from its metadata key.
+  std::string snapshot_file(const std::string& feed, Time t) {
+    const std::string prefix = schema::snapshot_key_prefix(feed, t);
+    auto it = db.metadata_keys_begin(prefix);
+    return it == db.metadata_keys_end(prefix) ? std::string() : db.get_metadata(*it);
+  }
+
+  // Runs on a worker: merges, replays and builds one post's document.
+  Made make(const Job& job, const std::string& feed_id, Xapian::TermGenerator& tg, SpellingCounts& words) const {
+    Made out;
+    PostHistory history;
+    if (job.stored.docid != 0) history = decode_post_history(job.stored.history);
+    // Snapshot files known without the database: this batch's, and the
+    // stored versions' first ones.
+    std::map<std::pair<std::string, Time>, std::string> files;
+    for (const Version& v : history.versions)
+      if (!v.snapshot.empty()) files.emplace(std::make_pair(v.feed, v.first_seen), v.snapshot);
+    if (job.batch) {
+      std::unordered_map<std::string, std::uint32_t> index;
+      for (std::uint32_t i = 0; i < history.contents.size(); ++i) index.emplace(content_hash(history.contents[i]), i);
+      std::vector<std::uint32_t> to_stored;
+      for (const VersionContent& c : job.batch->contents) {
+        auto [it, fresh] = index.emplace(content_hash(c), static_cast<std::uint32_t>(history.contents.size()));
+        if (fresh) history.contents.push_back(c);
+        to_stored.push_back(it->second);
       }
-      if (t != st.last_seen) st.dirty = true;
-      st.last_seen = t;
-    } else if (t < st.first_seen) {
-      // An older snapshot arriving late: it can only extend the history
-      // backwards, never replace newer content.
-      st.first_seen = t;
-      st.dirty = true;
-    }
-    return new_version;
-  }
-
-  // Replays the post's appearances in this batch onto what the database
-  // holds of it. A batch never goes back in time (feed_batch.h), so a new
-  // version's content is always the post's last appearance.
-  void apply_history(PostHistory& h) {
-    PostState* st = find_or_load(h.key);
-    std::size_t i = 0;
-    bool new_content = false;
-    if (!st) {
-      const Appearance& first = h.seen[0];
-      PostState fresh;
-      fresh.hash = h.hashes[first.version];
-      fresh.first_seen = fresh.last_seen = fresh.version_first_seen = first.observed;
-      fresh.snapshot = first.snapshot->path;
-      fresh.data = json::object();
-      fresh.data["versions"] = 1;
-      fresh.data["history"] = json::array();
-      fresh.data["id"] = h.key;
-      fresh.dirty = true;
-      st = &posts.emplace(h.key, std::move(fresh)).first->second;
-      new_content = true;
-      i = 1;
-    }
-    for (; i < h.seen.size(); ++i) {
-      const Appearance& a = h.seen[i];
-      if (apply_appearance(*st, h.hashes[a.version], a.observed, a.snapshot->path)) new_content = true;
-    }
-    if (new_content) st->newest = std::move(h.last);
-    order.push_back(h.key);
-  }
-
-  // `terms` is index_post() of st.newest (made on a worker thread).
-  Xapian::Document build_document(const std::string& key, PostState& st, PostTerms&& terms) {
-    const Post& p = *st.newest;
-    Xapian::Document doc = std::move(terms.doc);
-
-    doc.add_boolean_term(schema::id_term(key));
-    const std::string& summary_text = terms.summary_text;
-
-    json& d = st.data;
-    d["id"] = key;
-    d["link"] = p.link;
-    d["title"] = p.title;
-    d["authors"] = p.authors;
-    d["categories"] = p.categories;
-    // A date more than a day after the post was first seen is not true
-    // (9999-12-31 would rank first by recency for ever): the first-seen time
-    // stands in for it. Settled here, against a time that is the same for
-    // every snapshot, and not in the parser (feed_parser.cc warns): the
-    // content hash, and so the versions, see the date as the feed wrote it.
-    constexpr Time kSlack = 24 * 60 * 60;
-    auto believable = [&](std::optional<Time> t) {
-      return t && *t > st.first_seen + kSlack ? std::optional<Time>(st.first_seen) : t;
-    };
-    const std::optional<Time> published = believable(p.published), updated = believable(p.updated);
-    d["published"] = time_json(published);
-    d["updated"] = time_json(updated);
-    d["summary"] = shorten(summary_text, kMaxSummaryBytes);
-    Time date = published.value_or(updated.value_or(st.first_seen));
-    std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
-    std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
-    doc.add_boolean_term(schema::kDay + compact);
-    doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
-    doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
-    doc.add_value(schema::kSlotPublished, Xapian::sortable_serialise(static_cast<double>(date)));
-    if (updated) doc.add_value(schema::kSlotUpdated, Xapian::sortable_serialise(static_cast<double>(*updated)));
-    return doc;
-  }
-
-  // Values, feed terms and data that change without a new version; the
-  // facet value last, from the terms the document now has.
-  void refresh_metadata(Xapian::Document& doc, PostState& st) {
-    json& d = st.data;
-    d["content_hash"] = st.hash;
-    d["snapshot"] = st.snapshot;
-    d["first_seen"] = format_rfc3339(st.first_seen);
-    d["last_seen"] = format_rfc3339(st.last_seen);
-    json& feeds = d["feeds"];
-    if (!feeds.is_array()) feeds = json::array();
-    if (std::find(feeds.begin(), feeds.end(), feed.id) == feeds.end()) feeds.push_back(feed.id);
-    for (const auto& f : feeds) doc.add_boolean_term(schema::exact_term(schema::kFeed, f.get<std::string>()));
-    set_in_feed_term(doc, d["in_feed"].get<bool>());
-    doc.add_value(schema::kSlotFirstSeen, Xapian::sortable_serialise(static_cast<double>(st.first_seen)));
-    doc.add_value(schema::kSlotLastSeen, Xapian::sortable_serialise(static_cast<double>(st.last_seen)));
-    doc.add_value(schema::kSlotContentHash, st.hash);
-    doc.add_value(schema::kSlotFacets, schema::facet_value(doc, strings_of(d.value("authors", json())),
-                                                           strings_of(d.value("categories", json()))));
-    doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
-  }
-
-  static void set_in_feed_term(Xapian::Document& doc, bool in_feed) {
-    const std::string yes = std::string(schema::kInFeed) + "yes", no = std::string(schema::kInFeed) + "no";
-    for (const auto& t : {yes, no}) {
-      try {
-        doc.remove_term(t);
-      } catch (const Xapian::InvalidArgumentError&) {
-        // The term was not there; nothing to remove.
+      FeedAppearances* mine = nullptr;
+      for (auto& a : history.appearances)
+        if (a.feed == feed_id) mine = &a;
+      if (!mine) {
+        history.appearances.push_back({feed_id, {}, {}});
+        mine = &history.appearances.back();
+      }
+      for (const Appearance& a : job.batch->seen) {
+        mine->times.push_back(a.observed);
+        mine->contents.push_back(to_stored[a.content]);
+        files[std::make_pair(feed_id, a.observed)] = a.snapshot->path;
       }
     }
-    doc.add_boolean_term(in_feed ? yes : no);
+    bool unknown = false;
+    ReplayResult r = replay(std::move(history), newest, [&](const std::string& feed, Time t) {
+      auto it = files.find(std::make_pair(feed, t));
+      if (it != files.end()) return it->second;
+      unknown = true;
+      return std::string();
+    });
+    if (r.history.versions.empty()) return out;  // no appearance at all: nothing to write
+
+    const VersionContent& current = r.history.contents[r.current];
+    PostRecord rec;
+    rec.id = job.key;
+    rec.link = current.link;
+    rec.title = current.title;
+    rec.authors = current.authors;
+    rec.categories = current.categories;
+    rec.feed_id = r.feed;
+    if (auto f = feeds.find(r.feed); f != feeds.end()) {
+      rec.feed_title = f->second.title;
+      rec.feed_url = f->second.url;
+    }
+    rec.feeds = r.feeds;
+    if (r.published) rec.published = format_rfc3339(*r.published);
+    if (r.updated) rec.updated = format_rfc3339(*r.updated);
+    rec.first_seen = format_rfc3339(r.first_seen);
+    rec.last_seen = format_rfc3339(r.last_seen);
+    rec.last_change = format_rfc3339(r.history.last_change);
+    rec.versions = static_cast<long>(r.history.versions.size());
+    rec.in_feed = r.in_feed;
+    rec.no_text = r.no_text;
+    rec.summary = current.summary;
+    rec.content_hash = content_hash(current);
+    rec.snapshot = r.history.versions.back().snapshot;
+
+    DocumentInput in;
+    in.id = job.key;
+    in.text = r.text;
+    in.published = r.published;
+    in.updated = r.updated;
+    in.first_seen = r.first_seen;
+    in.last_seen = r.last_seen;
+    in.feeds = r.feeds;
+    in.in_feed = r.in_feed;
+    in.content_hash = rec.content_hash;
+    in.record = encode_post_record(rec);
+    in.history = encode_post_history(r.history);
+
+    out.change = job.stored.docid == 0              ? Made::Change::kAdded
+                 : job.stored.hash != in.content_hash ? Made::Change::kUpdated
+                                                      : Made::Change::kUnchanged;
+    out.write = unknown || job.stored.docid == 0 || in.history != job.stored.history || in.record != job.stored.record;
+    if (!out.write) return out;
+    // Spelling data counts a post's words when its text changes, not each
+    // time it is seen again.
+    SpellingCounts ignored;
+    in.content = &current;
+    out.doc = build_document(in, tg, out.change == Made::Change::kUnchanged ? ignored : words);
+    if (unknown) {
+      for (std::size_t i = 0; i < r.history.versions.size(); ++i)
+        if (r.history.versions[i].snapshot.empty()) out.unknown_snapshots.push_back(i);
+      out.history = std::move(r.history);
+      out.input = std::move(in);
+      out.input.content = nullptr;
+    }
+    return out;
   }
 
-  // Writes every dirty post of the batch and marks posts that left the feed.
-  void write_batch() {
-    // Only a snapshot at least as new as any applied before says what the
-    // feed carries now.
-    const bool authoritative = have_newest && newest_snapshot >= feed.latest_observed;
-    // Stripping HTML and generating terms (most of the cost of a new
-    // version) run on worker threads, in the order the loop below adds the
-    // documents, while this thread writes the ones before.
-    std::vector<const Post*> to_index;
-    for (const auto& key : order) {
-      const PostState& st = posts.at(key);
-      if (st.newest) to_index.push_back(&*st.newest);
+  // Posts of `feed` shown in the feed that this batch does not hold: when
+  // the feed's newest snapshot moves on, each may have left it.
+  std::vector<std::string> maybe_dropped(const std::string& feed, const FeedBatch& batch) {
+    std::unordered_set<std::string> in_batch;
+    for (const auto& p : batch.posts) in_batch.insert(p.key);
+    std::vector<std::string> keys;
+    const std::string feed_term = schema::exact_term(schema::kFeed, feed);
+    const std::string yes = std::string(schema::kInFeed) + "yes";
+    Xapian::Query q(Xapian::Query::OP_FILTER, Xapian::Query(feed_term), Xapian::Query(yes));
+    Xapian::Enquire enquire(db);
+    enquire.set_query(q);
+    enquire.set_weighting_scheme(Xapian::BoolWeight());
+    enquire.set_docid_order(Xapian::Enquire::ASCENDING);
+    Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
+    for (auto it = mset.begin(); it != mset.end(); ++it) {
+      std::string key = parse_post_record(it.get_document().get_value(schema::kSlotRecord), *it).id;
+      if (!key.empty() && !in_batch.count(key)) keys.push_back(std::move(key));
     }
+    return keys;
+  }
+
+  // Writes one feed's batch.
+  void write_batch(FeedBatch& batch) {
+    FeedMeta& feed = feed_meta(batch.feed_id);
+    if (!batch.title.empty()) feed.title = batch.title;
+    if (!batch.link.empty()) feed.link = batch.link;
+    if (!batch.url.empty()) feed.url = batch.url;
+    if (!batch.snapshots.empty() && (feed.latest_body.empty() || batch.newest >= feed.latest_observed)) {
+      feed.latest_observed = batch.newest;
+      feed.latest_body = batch.newest_body;
+    }
+    const bool moved_on = batch.have_complete && (!feed.newest_complete || batch.newest_complete > *feed.newest_complete);
+    if (moved_on) {
+      feed.newest_complete = batch.newest_complete;
+      newest[batch.feed_id] = batch.newest_complete;
+    }
+    // The feeds of the batch's posts are needed for their titles and newest
+    // snapshots: read them before the workers start.
+    std::vector<Job> jobs;
+    for (const auto& p : batch.posts) jobs.push_back({p.key, load(p.key), &p});
+    if (moved_on)
+      for (auto& key : maybe_dropped(batch.feed_id, batch)) jobs.push_back({key, load(key), nullptr});
+    for (const auto& job : jobs)
+      if (job.stored.docid != 0)
+        for (const auto& f : parse_post_record(job.stored.record, job.stored.docid).feeds) feed_meta(f);
+
     std::vector<Xapian::TermGenerator> generators;
     for (std::size_t i = 0; i < pool_threads(); ++i) generators.push_back(make_term_generator());
     std::vector<SpellingCounts> words(generators.size());
-    OrderedPool<PostTerms> indexer(to_index.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
-      return index_post(*to_index[i], generators[worker], words[worker]);
+    const std::string feed_id = batch.feed_id;
+    OrderedPool<Made> pool(jobs.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
+      return make(jobs[i], feed_id, generators[worker], words[worker]);
     });
-    for (const auto& key : order) {
-      PostState& st = posts.at(key);
-      if (st.docid == 0) summary->posts_added++;
-      else if (st.newest) summary->posts_updated++;
-      else summary->posts_unchanged++;
-      if (!st.dirty && !st.newest) continue;
-      json& d = st.data;
-      const bool ours = d.value("feed", json::object()).value("id", feed.id) == feed.id;
-      if (authoritative && ours) {
-        d["in_feed"] = in_newest.count(key) > 0;
-        d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
-      } else if (!d.contains("in_feed")) {
-        d["in_feed"] = false;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      Made made;
+      pool.next(made);
+      if (jobs[i].batch) {
+        if (made.change == Made::Change::kAdded) summary->posts_added++;
+        else if (made.change == Made::Change::kUpdated) summary->posts_updated++;
+        else summary->posts_unchanged++;
       }
-      if (authoritative && !ours && in_newest.count(key)) {
-        d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
-        d["in_feed"] = true;
+      if (!made.write) continue;
+      if (!made.unknown_snapshots.empty()) {
+        for (std::size_t v : made.unknown_snapshots) {
+          Version& version = made.history.versions[v];
+          version.snapshot = snapshot_file(version.feed, version.first_seen);
+        }
+        made.doc.set_data(encode_post_history(made.history));
+        if (made.unknown_snapshots.back() + 1 == made.history.versions.size()) {
+          PostRecord rec = parse_post_record(made.input.record, 0);
+          rec.snapshot = made.history.versions.back().snapshot;
+          made.doc.add_value(schema::kSlotRecord, encode_post_record(rec));
+        }
       }
-      if (!d.contains("feed")) d["feed"] = {{"id", feed.id}, {"title", feed.title}, {"url", feed.url}};
-      Xapian::Document doc;
-      if (st.newest) {
-        PostTerms terms;
-        indexer.next(terms);
-        doc = build_document(key, st, std::move(terms));
-      } else {
-        doc = db.get_document(st.docid);
-      }
-      refresh_metadata(doc, st);
-      if (st.docid != 0) db.replace_document(st.docid, doc);
-      else st.docid = db.add_document(doc);
+      if (jobs[i].stored.docid != 0) db.replace_document(jobs[i].stored.docid, made.doc);
+      else db.add_document(made.doc);
       if (options->on_document_written) options->on_document_written();
     }
     // Every job has been handed out, so the workers are done with `words`.
     for (auto& counts : words) spelling->add(std::move(counts));
-    if (have_newest && newest_snapshot >= feed.latest_observed) mark_dropped();
+    for (const auto& s : batch.snapshots) db.set_metadata(s.key, s.path);
+    feed.last_ingest = format_rfc3339(std::time(nullptr));
+    store_feed(feed);
   }
 
-  // Posts of this feed that the newest snapshot no longer carries.
-  void mark_dropped() {
-    Xapian::Query q(Xapian::Query::OP_FILTER, Xapian::Query(schema::exact_term(schema::kFeed, feed.id)),
-                    Xapian::Query(std::string(schema::kInFeed) + "yes"));
-    Xapian::Enquire enquire(db);
-    enquire.set_query(q);
-    enquire.set_weighting_scheme(Xapian::BoolWeight());
-    Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
-    // The batch's own posts are settled already: skip them unread.
-    std::unordered_set<Xapian::docid> in_batch;
-    for (const auto& [key, st] : posts) in_batch.insert(st.docid);
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      if (in_batch.count(*it)) continue;
-      Xapian::Document doc = it.get_document();
-      json d = json::parse(doc.get_value(schema::kSlotRecord), nullptr, false);
-      if (!d.is_object()) continue;
-      std::string key = d.value("id", "");
-      if (in_newest.count(key) || posts.count(key)) continue;
-      if (d.value("feed", json::object()).value("id", "") != feed.id) continue;
-      d["in_feed"] = false;
-      set_in_feed_term(doc, false);
-      doc.add_value(schema::kSlotRecord, d.dump(-1, ' ', false, json::error_handler_t::replace));
-      db.replace_document(*it, doc);
-    }
-  }
-
-  // Takes a feed's merged snapshots (feed_batch.h) as the current batch.
-  void start_batch(FeedBatch& batch) {
-    feed_id = batch.feed_id;
-    feed = load_feed(feed_id);
-    if (!batch.title.empty()) feed.title = batch.title;
-    if (!batch.link.empty()) feed.link = batch.link;
-    if (!batch.url.empty()) feed.url = batch.url;
-    posts.clear();
-    order.clear();
-    in_newest = std::move(batch.in_newest);
-    have_newest = batch.have_newest;
-    newest_snapshot = batch.newest_snapshot;
-    snapshot_hashes = std::move(batch.snapshot_hashes);
-    for (auto& h : batch.posts) apply_history(h);
-  }
-
-  // Writes the current feed's batch. Batches share one transaction until it
-  // is kCommitInterval old (or the run ends): one commit costs a handful of
+  // Writes a batch. Batches share one transaction until it is
+  // kCommitInterval old (or the run ends): one commit costs a handful of
   // fdatasync calls, which dominated runs over many small feeds, while a
   // crash still loses at most a few seconds of work and never a committed
   // state.
-  void flush_batch(bool end_of_run) {
+  void flush_batch(FeedBatch* batch, bool end_of_run) {
     try {
-      if (!feed_id.empty() && !(posts.empty() && snapshot_hashes.empty())) {
+      if (batch && !batch->feed_id.empty() && !(batch->posts.empty() && batch->snapshots.empty())) {
         if (!in_transaction) {
           db.begin_transaction();
           in_transaction = true;
           transaction_start = std::chrono::steady_clock::now();
         }
-        write_batch();
-        std::string now = format_rfc3339(std::time(nullptr));
-        for (const auto& h : snapshot_hashes) db.set_metadata(schema::kMetaSnapshotPrefix + h, now);
-        feed.last_ingest = now;
-        if (have_newest && newest_snapshot > feed.latest_observed) feed.latest_observed = newest_snapshot;
-        store_feed(feed);
+        write_batch(*batch);
         db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
       }
-      feed_id.clear();
       if (in_transaction &&
           (end_of_run || std::chrono::steady_clock::now() - transaction_start >= kCommitInterval)) {
         in_transaction = false;
@@ -440,7 +357,9 @@ struct Writer::Impl {
         spelling->wait();
       }
     } catch (...) {
-      feed_id.clear();
+      // What this run changed in memory is as uncommitted as the database.
+      feeds.clear();
+      newest.clear();
       try {
         spelling->cancel();
       } catch (const DatabaseError&) {
@@ -460,7 +379,6 @@ struct Writer::Impl {
       throw;
     }
   }
-
 };
 
 Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) { open(path, false); }
@@ -522,22 +440,20 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   Impl& w = *impl_;
   w.summary = &summary;
   w.options = &options;
-  w.feed_id.clear();
+  w.feeds.clear();
+  w.newest.clear();
   try {
     std::unordered_set<std::string> ingested;
     const std::string prefix = schema::kMetaSnapshotPrefix;
     for (auto it = w.db.metadata_keys_begin(prefix); it != w.db.metadata_keys_end(prefix); ++it)
-      ingested.insert((*it).substr(prefix.size()));
+      ingested.insert(*it);
     {
       // The next feeds are read and merged while this thread writes.
       BatchReader reader(snapshots, std::move(ingested), options, reading);
       FeedBatch batch;
-      while (reader.next(batch)) {
-        w.start_batch(batch);
-        w.flush_batch(false);
-      }
+      while (reader.next(batch)) w.flush_batch(&batch, false);
     }
-    w.flush_batch(true);
+    w.flush_batch(nullptr, true);
   } catch (const Xapian::Error& e) {
     summary.errors++;
     throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +

@@ -8,8 +8,6 @@ std::size_t DocCache::weight(const Entry& e) {
   const PostRecord& r = e.record;
   std::size_t n = sizeof(Entry) + e.text.size() + r.id.size() + r.link.size() + r.title.size() +
                   r.summary.size() + r.feed_title.size() + r.feed_url.size();
-  for (const auto& v : r.history)
-    n += sizeof(v) + v.content_hash.size() + v.first_seen.size() + v.last_seen.size() + v.snapshot.size();
   for (const auto& s : r.authors) n += s.size() + sizeof(s);
   for (const auto& s : r.categories) n += s.size() + sizeof(s);
   for (const auto& s : r.feeds) n += s.size() + sizeof(s);

@@ -4,9 +4,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
-
 #include "indexer/schema.h"
+#include "record/feed_meta.h"
 
 namespace blogsearch {
 
@@ -30,11 +29,8 @@ std::string label_from_post(const Xapian::Database& db, const std::string& term,
 }
 
 std::string title_of_feed(const Xapian::Database& db, const std::string& feed_id) {
-  auto meta = nlohmann::json::parse(db.get_metadata(schema::kMetaFeedPrefix + feed_id), nullptr, false);
-  if (meta.is_object()) {
-    auto t = meta.find("title");
-    if (t != meta.end() && t->is_string() && !t->get<std::string>().empty()) return t->get<std::string>();
-  }
+  const FeedMeta meta = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + feed_id), feed_id);
+  if (!meta.title.empty()) return meta.title;
   return feed_id;
 }
 

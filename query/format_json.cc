@@ -31,19 +31,14 @@ nlohmann::json post_to_json(const PostRecord& p, bool with_text) {
       {"updated", time_or_null(p.updated)},
       {"first_seen", time_or_null(p.first_seen)},
       {"last_seen", time_or_null(p.last_seen)},
+      {"last_change", time_or_null(p.last_change)},
       {"versions", p.versions},
       {"in_feed", p.in_feed},
+      {"no_text", p.no_text},
       {"summary", p.summary},
       {"content_hash", p.content_hash},
       {"snapshot", p.snapshot},
   };
-  nlohmann::json history = nlohmann::json::array();
-  for (const auto& v : p.history)
-    history.push_back({{"content_hash", v.content_hash},
-                       {"first_seen", time_or_null(v.first_seen)},
-                       {"last_seen", time_or_null(v.last_seen)},
-                       {"snapshot", v.snapshot}});
-  j["history"] = std::move(history);
   if (with_text) j["text"] = p.text;
   return j;
 }

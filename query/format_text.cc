@@ -152,16 +152,12 @@ void write_post_text(std::ostream& out, const PostRecord& p) {
   field("updated:", p.updated);
   field("first seen:", p.first_seen);
   field("last seen:", p.last_seen);
+  field("last change:", p.last_change);
   field("versions:", std::to_string(p.versions));
   field("in feed:", p.in_feed ? "yes" : "no (dropped out of the feed; kept in the archive)");
+  if (p.no_text) field("text:", "the feed sends none now; the text below is the last it sent");
   field("content hash:", p.content_hash);
   field("snapshot:", p.snapshot);
-  if (!p.history.empty()) {
-    out << "history:\n";
-    for (const auto& v : p.history)
-      out << "  " << clean_line(v.content_hash) << "  " << clean_line(v.first_seen) << " .. "
-          << clean_line(v.last_seen) << "  " << clean_line(v.snapshot) << "\n";
-  }
   if (!p.summary.empty()) out << "\nSummary:\n" << clean_block(p.summary) << "\n";
   if (!p.text.empty()) out << "\n" << clean_block(p.text) << "\n";
 }

@@ -6,9 +6,8 @@
 // a snippet is a list of parts with the matched words marked, so each
 // formatter escapes once, for its own output, and nothing is escaped twice.
 //
-// read_post_record() and parse_post_record() throw only std::bad_alloc and
-// (reading a document) Xapian errors: fields missing from the stored data,
-// or of the wrong type, are left empty.
+// A hit's post is the stored post record (record/post_record.h), which
+// also reads it.
 #pragma once
 
 #include <xapian.h>
@@ -19,46 +18,9 @@
 #include <vector>
 
 #include "query/facet_kind.h"
+#include "record/post_record.h"
 
 namespace blogsearch {
-
-// An earlier version of a post, as recorded by the writer.
-struct PostVersion {
-  std::string content_hash;
-  std::string first_seen;
-  std::string last_seen;
-  std::string snapshot;
-};
-
-// Every field of a post's stored record (schema.h: kSlotRecord). Times are
-// RFC 3339 UTC strings as stored; "" when the feed did not give one.
-struct PostRecord {
-  Xapian::docid docid = 0;
-  std::string id;
-  std::string link;
-  std::string title;
-  std::vector<std::string> authors;
-  std::vector<std::string> categories;
-  std::string feed_id, feed_title, feed_url;  // the feed that last carried it
-  std::vector<std::string> feeds;              // every feed that carried it
-  std::string published;
-  std::string updated;
-  std::string first_seen;
-  std::string last_seen;
-  long versions = 0;
-  bool in_feed = false;
-  std::string summary;
-  std::string text;  // plain text of the content (only when asked for)
-  std::string content_hash;
-  std::string snapshot;
-  std::vector<PostVersion> history;  // oldest first
-};
-
-// Builds a record from a document: its JSON record and, `with_text`, its
-// plain text, each from its value slot.
-PostRecord read_post_record(const Xapian::Document& doc, bool with_text);
-// Builds a record from the JSON record alone (no text).
-PostRecord parse_post_record(std::string data, Xapian::docid docid);
 
 // A piece of a snippet; `match` marks words that matched the query.
 struct SnippetPart {

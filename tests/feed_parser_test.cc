@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "indexer/date.h"
-#include "indexer/post_terms.h"
+#include "indexer/document_builder.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
@@ -947,16 +947,20 @@ TEST(FeedParser, CategoryTermsIndexedButNotAFacet) {
   const Post& p = feed.posts[0];
   Xapian::TermGenerator tg = make_term_generator();
   SpellingCounts spelling;
-  PostTerms terms = index_post(p, tg, spelling);
+  const VersionContent content = make_content(p);
+  DocumentInput in;
+  in.id = p.id;
+  in.content = &content;
+  Xapian::Document doc_made = build_document(in, tg, spelling);
   auto has_term = [&](const std::string& t) {
-    Xapian::TermIterator it = terms.doc.termlist_begin();
+    Xapian::TermIterator it = doc_made.termlist_begin();
     it.skip_to(t);
-    return it != terms.doc.termlist_end() && *it == t;
+    return it != doc_made.termlist_end() && *it == t;
   };
   EXPECT_TRUE(has_term("Kmachine learning"));
   EXPECT_TRUE(has_term("Kml"));
   EXPECT_TRUE(has_term("Knews"));
-  std::string facets = schema::facet_value(terms.doc, p.authors, p.categories);
+  std::string facets = doc_made.get_value(schema::kSlotFacets);
   EXPECT_NE(facets.find("Kmachine learning"), std::string::npos);
   EXPECT_NE(facets.find("Knews"), std::string::npos);
   EXPECT_EQ(facets.find("Kml"), std::string::npos);

@@ -1,10 +1,13 @@
-// Reading a stored post record (schema::kSlotRecord) back into a PostRecord: every field of the
-// layout in indexer/schema.h, and data of another shape read safely.
+// The codecs of stored data (record/): the post record (schema::kSlotRecord) read back into a
+// PostRecord, every field of its layout, data of another shape read safely; the history (document
+// data) and the feed metadata, encoded and decoded.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "query/result.h"
+#include "record/feed_meta.h"
+#include "record/post_history.h"
+#include "record/post_record.h"
 
 namespace blogsearch {
 namespace {
@@ -14,8 +17,7 @@ TEST(PostRecord, ReadsEveryField) {
       R"({"authors":["Ada","Grace \"G\" H"],"categories":["Compilers"],"content_hash":"00ff",)"
       R"("feed":{"id":"pytorch","title":"PyTorch Blog","url":"https://pytorch.org/feed"},)"
       R"("feeds":["pytorch","mirror"],"first_seen":"2026-09-01T10:00:00Z",)"
-      R"("history":[{"content_hash":"aa","first_seen":"2026-09-01T10:00:00Z",)"
-      R"("last_seen":"2026-09-02T10:00:00Z","snapshot":"pytorch/a.xml"}],)"
+      R"("last_change":"2026-09-02T10:00:00Z","no_text":true,)"
       R"("id":"urn:1","in_feed":true,"last_seen":"2026-09-03T10:00:00Z","link":"https://x/1",)"
       R"("published":"2026-08-31T09:00:00Z","snapshot":"pytorch/b.xml","summary":"Sum \u00e9 \u2026",)"
       R"("title":"T\u00fctle","updated":null,"versions":2,"extra":{"nested":[1,{"a":[]}]}})";
@@ -39,10 +41,8 @@ TEST(PostRecord, ReadsEveryField) {
   EXPECT_EQ(p.summary, "Sum é …");
   EXPECT_EQ(p.content_hash, "00ff");
   EXPECT_EQ(p.snapshot, "pytorch/b.xml");
-  ASSERT_EQ(p.history.size(), 1u);
-  EXPECT_EQ(p.history[0].content_hash, "aa");
-  EXPECT_EQ(p.history[0].last_seen, "2026-09-02T10:00:00Z");
-  EXPECT_EQ(p.history[0].snapshot, "pytorch/a.xml");
+  EXPECT_EQ(p.last_change, "2026-09-02T10:00:00Z");
+  EXPECT_TRUE(p.no_text);
   EXPECT_TRUE(p.text.empty());  // the text is in a value slot, not the data
 }
 
@@ -58,8 +58,6 @@ TEST(PostRecord, WrongTypesAreSkipped) {
   EXPECT_EQ(p.versions, 0);
   EXPECT_FALSE(p.in_feed);
   EXPECT_EQ(p.feed_id, "old-feed-id");  // the first layout stored just the id
-  ASSERT_EQ(p.history.size(), 1u);
-  EXPECT_EQ(p.history[0].content_hash, "");
 }
 
 TEST(PostRecord, BadDataGivesAnEmptyRecord) {
@@ -72,6 +70,101 @@ TEST(PostRecord, BadDataGivesAnEmptyRecord) {
     EXPECT_EQ(p.id, "") << data.substr(0, 20);
     EXPECT_EQ(p.title, "");
   }
+}
+
+TEST(PostRecord, EncodeThenDecodeGivesItBack) {
+  PostRecord p;
+  p.id = "urn:1";
+  p.link = "https://x/1";
+  p.title = "T\u00fctle \"q\"";
+  p.authors = {"Ada", "Grace"};
+  p.categories = {"C"};
+  p.feed_id = "f";
+  p.feed_title = "F";
+  p.feed_url = "https://x/feed";
+  p.feeds = {"f", "g"};
+  p.published = "2026-08-31T09:00:00Z";
+  p.first_seen = "2026-09-01T10:00:00Z";
+  p.last_seen = "2026-09-03T10:00:00Z";
+  p.last_change = "2026-09-02T10:00:00Z";
+  p.versions = 3;
+  p.in_feed = true;
+  p.no_text = true;
+  p.summary = "s";
+  p.content_hash = "00ff";
+  p.snapshot = "/archive/f/a.xml";
+  const std::string data = encode_post_record(p);
+  EXPECT_EQ(data.find("history"), std::string::npos);  // results do not carry it
+  PostRecord q = parse_post_record(data, 9);
+  EXPECT_EQ(q.docid, 9u);
+  EXPECT_EQ(encode_post_record(q), data);
+  EXPECT_EQ(q.updated, "");  // null, not ""
+  EXPECT_NE(data.find("\"updated\":null"), std::string::npos);
+}
+
+TEST(PostHistory, EncodeThenDecodeGivesItBack) {
+  PostHistory h;
+  VersionContent a;
+  a.title = "A";
+  a.text = "text \u00e9";
+  a.published = -86400;  // before 1970
+  a.authors = {"Ada"};
+  a.category_terms = {"ml"};
+  VersionContent b = a;
+  b.text.clear();
+  h.contents = {a, b};
+  h.versions = {{1, 100, 200, 0, {}, false, "f", "/a/f/1.xml"}, {2, 300, 300, 1, {"text"}, true, "g", ""}};
+  h.appearances = {{"f", {100, 200}, {0, 0}}, {"g", {300}, {1}}};
+  h.last_change = 300;
+  const std::string data = encode_post_history(h);
+  PostHistory d = decode_post_history(data);
+  EXPECT_TRUE(d.ok);
+  EXPECT_EQ(encode_post_history(d), data);
+  ASSERT_EQ(d.versions.size(), 2u);
+  EXPECT_EQ(d.content_of(d.versions[1]).text, "");
+  EXPECT_TRUE(d.versions[1].no_text);
+  EXPECT_EQ(d.versions[1].changed, std::vector<std::string>{"text"});
+  EXPECT_EQ(d.contents[0].published, std::optional<std::int64_t>(-86400));
+  EXPECT_EQ(d.appearances[0].times, (std::vector<std::int64_t>{100, 200}));
+  EXPECT_EQ(format_time(300), "1970-01-01T00:05:00Z");
+}
+
+TEST(PostHistory, BadDataIsAnEmptyHistoryOrSkipsWhatIsBroken) {
+  EXPECT_FALSE(decode_post_history("").ok);
+  EXPECT_FALSE(decode_post_history("[1]").ok);
+  // A version naming a content that is not there, and appearances whose
+  // arrays differ in length, are left out.
+  PostHistory h = decode_post_history(
+      R"({"contents":[{"title":"x"}],"versions":[{"content":3},{"content":0,"number":1}],)"
+      R"("appearances":[{"feed":"f","times":[1,2],"contents":[0]},{"feed":"g","times":[5],"contents":[0]}]})");
+  EXPECT_TRUE(h.ok);
+  ASSERT_EQ(h.versions.size(), 1u);
+  EXPECT_EQ(h.content_of(h.versions[0]).title, "x");
+  ASSERT_EQ(h.appearances.size(), 1u);
+  EXPECT_EQ(h.appearances[0].feed, "g");
+}
+
+TEST(FeedMeta, EncodeThenDecodeKeepsUnknownKeys) {
+  FeedMeta f = decode_feed_meta(R"({"title":"T","url":"u","someone_elses":{"x":1},"fetch":{"etag":"e",)"
+                                R"("last_error":null,"consecutive_failures":2}})",
+                                "feed-id");
+  EXPECT_EQ(f.id, "feed-id");
+  EXPECT_EQ(f.title, "T");
+  ASSERT_TRUE(f.fetch);
+  EXPECT_EQ(f.fetch->etag, "e");
+  EXPECT_EQ(f.fetch->last_error, "");
+  EXPECT_EQ(f.fetch->consecutive_failures, 2);
+  EXPECT_FALSE(f.newest_complete);
+  f.newest_complete = 5;
+  f.latest_body = "abcd";
+  const std::string data = encode_feed_meta(f);
+  EXPECT_NE(data.find("someone_elses"), std::string::npos);
+  FeedMeta g = decode_feed_meta(data, "other");
+  EXPECT_EQ(g.id, "feed-id");
+  EXPECT_EQ(g.newest_complete, std::optional<std::int64_t>(5));
+  EXPECT_EQ(g.latest_body, "abcd");
+  EXPECT_EQ(encode_feed_meta(g), data);
+  EXPECT_EQ(decode_feed_meta("garbage", "x").id, "x");
 }
 
 }  // namespace

@@ -704,10 +704,11 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
   const auto& first = j["results"][0];
   for (const char* key : {"rank", "percent", "weight", "docid", "id", "link", "title", "authors",
                           "categories", "feed", "feeds", "published", "updated", "first_seen",
-                          "last_seen", "versions", "in_feed", "summary", "content_hash", "snapshot",
-                          "history", "snippet", "snippet_parts"})
+                          "last_seen", "last_change", "versions", "in_feed", "no_text", "summary",
+                          "content_hash", "snapshot", "snippet", "snippet_parts"})
     EXPECT_TRUE(first.contains(key)) << key;
   EXPECT_FALSE(first.contains("text"));
+  EXPECT_FALSE(first.contains("history"));  // issue 15 point 12: `show` has it
   EXPECT_EQ(first["rank"], 1);
   EXPECT_TRUE(first["updated"].is_null());
   EXPECT_TRUE(first["feed"]["id"].is_string());

@@ -14,6 +14,7 @@
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
+#include "record/post_history.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -96,6 +97,14 @@ class WriterTest : public ::testing::Test {
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return nullptr;
     return json::parse(db.get_document(*it).get_value(schema::kSlotRecord));
+  }
+
+  PostHistory history_of(const std::string& id) {
+    Xapian::Database db(db_);
+    std::string term = schema::id_term(id);
+    auto it = db.postlist_begin(term);
+    if (it == db.postlist_end(term)) return PostHistory();
+    return read_post_history(db.get_document(*it));
   }
 
   // The plain text the writer keeps for snippets (schema::kSlotText).
@@ -227,8 +236,13 @@ TEST_F(WriterTest, EditReplacesDocumentAndCountsVersion) {
   json a = data_of(kA.guid);
   EXPECT_EQ(a["versions"], 2);
   EXPECT_EQ(a["title"], "Alpha release notes (updated)");
-  ASSERT_EQ(a["history"].size(), 1u);
-  EXPECT_EQ(a["history"][0]["last_seen"], "2026-09-02T01:00:00Z");
+  EXPECT_EQ(a["last_change"], "2026-09-05T01:00:00Z");
+  PostHistory h = history_of(kA.guid);
+  ASSERT_EQ(h.versions.size(), 2u);
+  EXPECT_EQ(format_time(h.versions[0].last_seen), "2026-09-02T01:00:00Z");
+  EXPECT_EQ(h.content_of(h.versions[0]).title, kA.title);
+  EXPECT_EQ(h.versions[1].changed, (std::vector<std::string>{"title", "text"}));
+  EXPECT_EQ(h.content_of(h.versions[1]).text, "The alpha release now brings sparsity.");
   EXPECT_EQ(count("sparsity"), 1);
   EXPECT_EQ(count("quantization"), 0);
 }

@@ -83,7 +83,7 @@ assert t["lower_bound"] <= t["estimated"] <= t["upper_bound"] and isinstance(t["
 assert len(j["results"]) == 3 and j["limit"] == 3 and j["offset"] == 0
 post = {"docid": int, "id": str, "link": str, "title": str, "authors": list, "categories": list,
         "feed": dict, "feeds": list, "versions": int, "in_feed": bool, "summary": str,
-        "content_hash": str, "snapshot": str, "history": list, "rank": int, "percent": int,
+        "content_hash": str, "snapshot": str, "no_text": bool, "rank": int, "percent": int,
         "weight": float, "snippet": str, "snippet_parts": list}
 for i, r in enumerate(j["results"]):
     for k, ty in post.items():
@@ -94,6 +94,7 @@ for i, r in enumerate(j["results"]):
     assert "".join(p["text"] for p in r["snippet_parts"]) == r["snippet"]
     assert any(p["match"] for p in r["snippet_parts"]), r["snippet_parts"]
     assert "text" not in r
+    assert "history" not in r  # issue 15 point 12: `show` has it
 assert set(j["facets"]) == {"category", "author", "feed", "month"}
 for values in j["facets"].values():
     for v in values:

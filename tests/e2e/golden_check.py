@@ -105,8 +105,8 @@ def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"3",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'3'")
+    check(db.get_metadata("schema_version") == b"4",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'4'")
     check_facet_values(db)
     for feed in ("pytorch", "tensor-notes", "kernel-digest"):
         meta = db.get_metadata("feed:" + feed)
@@ -193,14 +193,16 @@ def main():
     doc = open_doc(db, PT + "9000004")
     if doc is not None:
         data = json.loads(doc.get_value(SLOT_RECORD))
-        history = data.get("history") or []
-        check(len(history) == 1, f"9000004: history has {len(history)} entries, want 1")
-        if history:
-            check(history[0].get("first_seen") == "2026-09-02T06:15:44Z"
-                  and history[0].get("last_seen") == "2026-09-02T06:15:44Z",
-                  f"9000004: history[0] is {history[0]}, want first/last seen 2026-09-02T06:15:44Z")
-            check(history[0].get("content_hash") != data.get("content_hash"),
-                  "9000004: old and new content hashes are equal")
+        check("history" not in data, "9000004: the record carries the history (it is in the document data)")
+        history = json.loads(doc.get_data()).get("versions") or []
+        check(len(history) == 2, f"9000004: history has {len(history)} versions, want 2")
+        if len(history) == 2:
+            check(history[0].get("first_seen") == history[0].get("last_seen") == 1788329744,
+                  f"9000004: version 1 is {history[0]}, want first/last seen 2026-09-02T06:15:44Z")
+            check(history[1].get("content") != history[0].get("content"),
+                  "9000004: the two versions have the same content")
+            check(data.get("last_change") != "2026-09-02T06:15:44Z",
+                  f"9000004: last_change is {data.get('last_change')}, want the second version's")
 
     expect_post(db, PT + "9000005", {
         "title": "Quantization-Aware Training \u2013 From Notebook to Phone with ExecuTorch",
@@ -351,7 +353,12 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
               f"{post_id}: phrase {' '.join(words)!r} does not match")
     text = doc.get_value(SLOT_TEXT).decode("utf-8")
     check("text" not in data, f"{post_id}: the text belongs in value slot {SLOT_TEXT}, not the JSON")
-    check(doc.get_data() == b"", f"{post_id}: the document data is not empty (the record is in a value)")
+    try:
+        history = json.loads(doc.get_data())
+        check(isinstance(history.get("versions"), list) and history["versions"],
+              f"{post_id}: the document data holds no versions")
+    except ValueError as e:
+        check(False, f"{post_id}: the document data (history) is not JSON ({e})")
     for s in text_has:
         check(s in text, f"{post_id}: text lacks {s!r}")
     for s in text_lacks:

@@ -1,6 +1,6 @@
-// post_record.cc: a stored document back into a PostRecord.
+// post_record.cc: the post record (post_record.h) encoded and decoded.
 //
-// Every result of every search passes through here, so the stored record
+// Encoding uses nlohmann-json, as the rest of the writer does. Every result of every search passes through here, so the stored record
 // (schema::kSlotRecord) is read with RapidJSON's event parser, in place,
 // straight into the PostRecord: nlohmann-json (which the rest of the project
 // uses to write JSON) built a tree of maps for the same bytes and took a
@@ -8,20 +8,22 @@
 // never touches RapidJSON's internal stack (whose first push is undefined
 // behaviour in RapidJSON 1.1.0), and the handler stops it at kMaxDepth so
 // nesting cannot run the C stack out.
+#include "record/post_record.h"
+
+#include <nlohmann/json.hpp>
 #include <rapidjson/reader.h>
 
 #include "indexer/schema.h"
-#include "query/result.h"
 
 namespace blogsearch {
 
 namespace {
 
-// Our writer nests three deep (history objects in an array in the root).
+// Our writer nests two deep (the feed object in the root).
 constexpr std::size_t kMaxDepth = 8;
 
 // Where the parser is: which container of the stored layout (schema.h).
-enum class Where { kRoot, kFeed, kAuthors, kCategories, kFeeds, kHistory, kVersion, kOther };
+enum class Where { kRoot, kFeed, kAuthors, kCategories, kFeeds, kOther };
 
 // Stored data comes from our own writer, but an older or newer writer may
 // leave a field out or change its type; a search must still show the rest,
@@ -60,16 +62,6 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
       case Where::kFeeds:
         field = &p_.feeds.emplace_back();
         break;
-      case Where::kVersion: {
-        PostVersion& v = p_.history.back();
-        field = key_ == "content_hash" ? &v.content_hash
-                : key_ == "first_seen" ? &v.first_seen
-                : key_ == "last_seen"  ? &v.last_seen
-                : key_ == "snapshot"   ? &v.snapshot
-                                       : nullptr;
-        break;
-      }
-      case Where::kHistory:
       case Where::kOther:
         break;
     }
@@ -79,6 +71,7 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
 
   bool Bool(bool b) {
     if (where() == Where::kRoot && key_ == "in_feed") p_.in_feed = b;
+    if (where() == Where::kRoot && key_ == "no_text") p_.no_text = b;
     return true;
   }
   bool Int(int n) { return versions(n); }
@@ -98,12 +91,7 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
         if (key_ == "authors") return Where::kAuthors;
         if (key_ == "categories") return Where::kCategories;
         if (key_ == "feeds") return Where::kFeeds;
-        if (key_ == "history") return Where::kHistory;
         return Where::kOther;
-      case Where::kHistory:
-        if (!object) return Where::kOther;
-        p_.history.emplace_back();
-        return Where::kVersion;
       default:
         return Where::kOther;
     }
@@ -129,6 +117,7 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
     if (key_ == "updated") return &p_.updated;
     if (key_ == "first_seen") return &p_.first_seen;
     if (key_ == "last_seen") return &p_.last_seen;
+    if (key_ == "last_change") return &p_.last_change;
     if (key_ == "summary") return &p_.summary;
     if (key_ == "content_hash") return &p_.content_hash;
     if (key_ == "snapshot") return &p_.snapshot;
@@ -145,7 +134,33 @@ class RecordHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Rec
   std::string key_;
 };
 
+nlohmann::json time_or_null(const std::string& t) { return t.empty() ? nlohmann::json(nullptr) : nlohmann::json(t); }
+
 }  // namespace
+
+std::string encode_post_record(const PostRecord& p) {
+  nlohmann::json j = {
+      {"id", p.id},
+      {"link", p.link},
+      {"title", p.title},
+      {"authors", p.authors},
+      {"categories", p.categories},
+      {"feed", {{"id", p.feed_id}, {"title", p.feed_title}, {"url", p.feed_url}}},
+      {"feeds", p.feeds},
+      {"published", time_or_null(p.published)},
+      {"updated", time_or_null(p.updated)},
+      {"first_seen", p.first_seen},
+      {"last_seen", p.last_seen},
+      {"last_change", p.last_change},
+      {"versions", p.versions},
+      {"in_feed", p.in_feed},
+      {"no_text", p.no_text},
+      {"summary", p.summary},
+      {"content_hash", p.content_hash},
+      {"snapshot", p.snapshot},
+  };
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 PostRecord read_post_record(const Xapian::Document& doc, bool with_text) {
   PostRecord p = parse_post_record(doc.get_value(schema::kSlotRecord), doc.get_docid());

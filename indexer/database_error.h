@@ -1,0 +1,23 @@
+// database_error.h: how the indexer's database work fails.
+//
+// Thrown by the writer (writer.h), the spelling writer, rebuild, update and
+// stats; the mains turn them into messages and exit codes. Plain types:
+// nothing here throws.
+#pragma once
+
+#include <stdexcept>
+
+namespace blogsearch {
+
+// The database cannot be opened, created or written (path in the message).
+class DatabaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The database is locked by another writer (exit 4 in the mains).
+class DatabaseLocked : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
+};
+
+}  // namespace blogsearch

@@ -1,0 +1,154 @@
+// document_builder.cc: a post's current state -> its Xapian document.
+#include "indexer/document_builder.h"
+
+#include <algorithm>
+
+#include "indexer/date.h"
+#include "indexer/html_text.h"
+#include "indexer/schema.h"
+#include "indexer/url.h"
+
+namespace blogsearch {
+namespace {
+
+std::string plain_text(const std::string& s, bool is_html) {
+  return is_html ? html_to_text(s) : collapse_whitespace(s);
+}
+
+std::string shorten(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::size_t space = text.rfind(' ', cut);
+  if (space != std::string::npos && space > max_bytes / 2) cut = space;
+  return text.substr(0, cut) + "\u2026";
+}
+
+// Spelling data ("did you mean") is added once per distinct word and
+// batch by the writer: TermGenerator's FLAG_SPELLING updates it for every
+// occurrence, which made a backfill 40% slower.
+void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
+  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+    const std::string& term = *t;
+    unsigned char c = static_cast<unsigned char>(term[0]);
+    if ((c >= 'A' && c <= 'Z') || term.size() > 32) continue;  // prefixed or junk
+    if (std::any_of(term.begin(), term.end(), [](unsigned char ch) { return ch >= '0' && ch <= '9'; })) continue;
+    spelling[term] += t.get_wdf();
+  }
+}
+
+Xapian::Document free_text(const DocumentInput& in, Xapian::TermGenerator& tg) {
+  const VersionContent& c = *in.content;
+  Xapian::Document doc;
+  tg.set_document(doc);
+  tg.index_text(c.title, 1, schema::kTitle);
+  tg.increase_termpos();
+  tg.index_text(c.title, schema::kTitleWeight);
+  tg.increase_termpos();
+  for (const auto& a : c.authors) {
+    tg.index_text(a, 1, schema::kAuthor);
+    tg.increase_termpos();
+  }
+  for (const auto& cat : c.categories) {
+    tg.index_text(cat);
+    tg.increase_termpos();
+  }
+  tg.index_text(in.text);
+  // The document goes to another thread: tg must not keep a
+  // (non-atomically counted) reference to it.
+  tg.set_document(Xapian::Document());
+  return doc;
+}
+
+void add_time(Xapian::Document& doc, schema::Slot slot, Time t) {
+  doc.add_value(slot, Xapian::sortable_serialise(static_cast<double>(t)));
+}
+
+}  // namespace
+
+Xapian::TermGenerator make_term_generator() {
+  Xapian::TermGenerator tg;
+  // A Stem of its own: copies of one Stem share a reference count that is
+  // not atomic.
+  tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+  tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+  return tg;
+}
+
+VersionContent make_content(const Post& p) {
+  VersionContent c;
+  c.title = p.title;
+  c.link = p.link;
+  c.published = p.published;
+  c.updated = p.updated;
+  c.authors = p.authors;
+  c.categories = p.categories;
+  c.category_terms = p.category_terms;
+  c.text = plain_text(p.content, p.content_is_html);
+  // Feeds without content:encoded give the description as both summary
+  // and content: strip it once.
+  const std::string summary = p.summary == p.content && p.summary_is_html == p.content_is_html
+                                  ? c.text
+                                  : plain_text(p.summary, p.summary_is_html);
+  if (c.text.empty()) c.text = summary;
+  c.summary = shorten(summary, kMaxSummaryBytes);
+  return c;
+}
+
+std::string content_hash(const VersionContent& c) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  auto add = [&](std::string_view s) {
+    XXH3_64bits_update(st, s.data(), s.size());
+    XXH3_64bits_update(st, "\0", 1);
+  };
+  add(c.title);
+  add(c.text);
+  add(c.summary);
+  add(c.link);
+  add(c.published ? std::to_string(*c.published) : "-");
+  add(c.updated ? std::to_string(*c.updated) : "-");
+  for (const auto* list : {&c.authors, &c.categories, &c.category_terms}) {
+    for (const auto& s : *list) add(s);
+    add("\x01");
+  }
+  std::string out = schema::hex64(XXH3_64bits_digest(st));
+  XXH3_freeState(st);
+  return out;
+}
+
+Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, SpellingCounts& spelling) {
+  const VersionContent& c = *in.content;
+  Xapian::Document doc = free_text(in, tg);
+  collect_spelling(doc, spelling);
+
+  doc.add_boolean_term(schema::id_term(in.id));
+  for (const auto& a : c.authors) doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
+  for (const auto& cat : c.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, cat));
+  for (const auto& cat : c.category_terms) doc.add_boolean_term(schema::exact_term(schema::kCategory, cat));
+  const std::string host = url_host(c.link);
+  if (!host.empty()) doc.add_boolean_term(schema::exact_term(schema::kHost, host));
+  for (const auto& f : in.feeds) doc.add_boolean_term(schema::exact_term(schema::kFeed, f));
+  doc.add_boolean_term(std::string(schema::kInFeed) + (in.in_feed ? "yes" : "no"));
+
+  const Time date = in.published.value_or(in.updated.value_or(in.first_seen));
+  const std::string ymd = format_rfc3339(date).substr(0, 10);  // YYYY-MM-DD
+  const std::string compact = ymd.substr(0, 4) + ymd.substr(5, 2) + ymd.substr(8, 2);
+  doc.add_boolean_term(schema::kDay + compact);
+  doc.add_boolean_term(schema::kMonth + compact.substr(0, 6));
+  doc.add_boolean_term(schema::kYear + compact.substr(0, 4));
+
+  add_time(doc, schema::kSlotPublished, date);
+  if (in.updated) add_time(doc, schema::kSlotUpdated, *in.updated);
+  add_time(doc, schema::kSlotFirstSeen, in.first_seen);
+  add_time(doc, schema::kSlotLastSeen, in.last_seen);
+  doc.add_value(schema::kSlotContentHash, in.content_hash);
+  doc.add_value(schema::kSlotText, in.text);
+  // Last: it lists the facet terms the document now has.
+  doc.add_value(schema::kSlotFacets, schema::facet_value(doc, c.authors, c.categories));
+  doc.add_value(schema::kSlotRecord, in.record);
+  doc.set_data(in.history);
+  return doc;
+}
+
+}  // namespace blogsearch
