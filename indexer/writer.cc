@@ -8,6 +8,7 @@
 // terms made by worker threads (post_terms.h) while this thread adds the
 // documents. That keeps a backfill of thousands of snapshots close to the
 // cost of parsing them.
+#include "common/utf8.h"
 #include "indexer/writer.h"
 
 #include <sys/statvfs.h>
@@ -64,8 +65,7 @@ constexpr std::size_t kMaxSummaryBytes = 600;
 
 std::string shorten(const std::string& text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::size_t cut = utf8::boundary_before(text, max_bytes);
   std::size_t space = text.rfind(' ', cut);
   if (space != std::string::npos && space > max_bytes / 2) cut = space;
   return text.substr(0, cut) + "\u2026";

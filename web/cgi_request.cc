@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "common/utf8.h"
 #include "web/escape.h"
 
 namespace blogsearch::web {
@@ -17,12 +18,7 @@ namespace blogsearch::web {
 namespace {
 
 // Cuts `text` to at most `max` bytes without splitting a UTF-8 sequence.
-std::string cut_utf8(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
+std::string cut_utf8(const std::string& text, std::size_t max) { return std::string(utf8::truncate(text, max)); }
 
 // A whole positive decimal number, or false. Values too big for unsigned
 // saturate: they are clamped to the limit later anyway.
@@ -226,17 +222,6 @@ std::string to_query_string(const WebQuery& w, std::string_view separator) {
   return out;
 }
 
-WebQuery refined(const WebQuery& w, FacetKind facet, const std::string& value) {
-  WebQuery r = w;
-  r.page = 1;
-  if (auto* values = r.filter(facet)) {
-    if (std::find(values->begin(), values->end(), value) == values->end()) values->push_back(value);
-  } else {
-    r.since = r.until = value;
-  }
-  return r;
-}
-
 Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
   std::array<std::vector<std::string>, kGroups> parts;  // "key=value", encoded
   for_each_parameter(w, false, [&parts](Group group, std::string_view key, const std::string& value) {
@@ -256,12 +241,6 @@ Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_
   feed_ = {join(kQ, kFeed), join(kSince, kRest)};
   month_ = {join(kQ, kFeed), join(kRest, kRest)};
   all_ = join(kQ, kRest);
-}
-
-std::string Refinements::query_string(FacetKind facet, const std::string& value) const {
-  std::string out;
-  append_query_string(out, facet, value);
-  return out;
 }
 
 void Refinements::append_query_string(std::string& out, FacetKind facet, const std::string& value) const {
