@@ -14,6 +14,7 @@
 #include <iostream>
 #include <string>
 
+#include "common/stdout_check.h"
 #include "web/cgi_app.h"
 
 namespace {
@@ -76,7 +77,7 @@ int main() {
     CgiEnvironment env = read_environment(getenv_or_empty, database);
     const std::string out = serialize(app.handle(env), parse_method(env.request_method) == Method::kHead);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return std::fflush(stdout) == 0 ? 0 : 1;
+    return blogsearch::finish_stdout("blogsearch.cgi") ? 0 : 1;
   }
 
   blogsearch::web::CgiAppOptions options;
@@ -108,9 +109,11 @@ int main() {
     CgiEnvironment env = read_environment(get, database);
     const Response response = app.handle(env);
     const std::string headers = serialize_headers(response);
-    FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out);
-    if (parse_method(env.request_method) != Method::kHead)
-      FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
+    bool written = FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out) >= 0;
+    if (written && parse_method(env.request_method) != Method::kHead)
+      written = FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out) >= 0;
+    // A client that went away is the web server's business; say so once.
+    if (!written) std::cerr << "blogsearch.cgi: the answer could not be written to the web server\n";
     // libfcgi closes a connection by shutting down its side and waiting
     // until the web server has closed too (so that input the server still
     // sends cannot reset the connection): one more sleep and wake-up per

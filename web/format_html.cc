@@ -414,6 +414,9 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
         << Count{r.total.estimated};
   }
   out << " (" << std::llround(std::max(0.0, r.elapsed_ms)) << " ms)</p>\n";
+  if (r.partial)
+    out << "<p class=\"notice\" role=\"status\">The search ran out of time: the counts and the lists beside the results cover only "
+           "part of the matches.</p>\n";
   if (!r.hits.empty()) {
     out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
     for (const auto& hit : r.hits) write_hit(out, hit, links);
