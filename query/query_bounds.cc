@@ -63,11 +63,17 @@ std::size_t column_of(const std::string& text, const std::string& word) {
 
 std::size_t count_query_words(const std::string& text) {
   std::size_t words = 0;
-  bool in_word = false;
-  for (unsigned char c : text) {
-    const bool w = word_byte(c);
-    words += w && !in_word;
-    in_word = w;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!word_byte(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && word_byte(static_cast<unsigned char>(text[end]))) ++end;
+    // The operators join words; they are not searched for.
+    const std::string_view word(text.data() + i, end - i);
+    if (word != "AND" && word != "OR" && word != "NOT" && word != "XOR" && word != "NEAR" && word != "ADJ") ++words;
+    i = end;
   }
   return words;
 }

@@ -29,8 +29,8 @@ struct SearchBounds {
 };
 
 // The words of `text` as the bound counts them: runs of letters, digits
-// and non-ASCII characters (an upper bound of the terms the QueryParser
-// makes of them).
+// and non-ASCII characters but the operators AND, OR, NOT, XOR, NEAR and
+// ADJ (an upper bound of the terms the QueryParser makes of them).
 std::size_t count_query_words(const std::string& text);
 
 // Throws QueryError when `text` is longer than bounds.max_query_bytes or

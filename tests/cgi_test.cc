@@ -24,6 +24,7 @@
 #include "web/escape.h"
 #include "query/format.h"
 #include "web/format_web.h"
+#include "web/output_caps.h"
 #include "web/page_out.h"
 
 namespace blogsearch::web {
@@ -332,6 +333,104 @@ void expect_only_own_markup(const std::string& html) {
   EXPECT_EQ(html.find("<svg onload"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("href=\"javascript"), std::string::npos);
+}
+
+// ---- output caps: a page is at most kPageBudget whatever the data ---------
+
+// The biggest answer data and a request can make: 100 results whose every
+// string is huge and made of characters that escape to six bytes, a
+// thousand categories each, facets of long values, and the longest query
+// and filters a request may carry, of characters that percent-encode to
+// three bytes each.
+SearchResult huge_result() {
+  const std::string big(1 << 20, '"');
+  SearchResult r;
+  r.query = big;
+  r.total = {100000, 100000, 100000};
+  for (unsigned i = 0; i < 100; ++i) {
+    auto p = std::make_shared<PostRecord>();
+    p->id = "id" + std::to_string(i);
+    p->title = big;
+    p->link = "https://example.org/" + big;
+    p->summary = big;
+    p->feed_id = big;
+    p->feed_title = big;
+    for (int k = 0; k < 1000; ++k) {
+      p->categories.push_back(std::to_string(k) + big.substr(0, 300));
+      p->authors.push_back(std::to_string(k) + big.substr(0, 300));
+    }
+    p->published = "2026-10-01T00:00:00Z";
+    Hit h;
+    h.rank = i + 1;
+    h.post = p;
+    const std::string part = big.substr(0, 64 << 10);
+    h.snippet = {{part, false}, {part, true}, {part, false}};
+    r.hits.push_back(h);
+  }
+  for (const FacetInfo& f : kFacetTable) {
+    Facet facet{f.kind, {}};
+    for (int k = 0; k < 24; ++k) {
+      const std::string v = f.kind == FacetKind::kMonth ? "2026-" + std::string(k % 12 < 9 ? "0" : "") +
+                                                              std::to_string(k % 12 + 1)
+                                                        : std::to_string(k) + std::string(900, '"');
+      facet.values.push_back({v, v + big.substr(0, 5000), 1000u + k});
+    }
+    r.facets.push_back(facet);
+  }
+  return r;
+}
+
+PageContext huge_context() {
+  std::string qs = "n=100&q=";
+  for (int i = 0; i < 333; ++i) qs += url_component("\"\xC3\xA9");  // 3 bytes, 9 encoded
+  for (const char* name : {"category", "author", "feed"})
+    for (int i = 0; i < 20; ++i) qs += std::string("&") + name + "=" + url_component("\"" + std::to_string(i));
+  PageContext c;
+  const DecodedRequest d = decode_query_string(qs);
+  c.query = d.query;
+  c.notices = d.notices;
+  c.self_url = "http://search.example/cgi-bin/blogsearch.cgi";
+  return c;
+}
+
+TEST(OutputCaps, EveryPageStaysWithinItsBudget) {
+  SearchResult r = huge_result();
+  const std::string shared_title = r.hits[0].post->title;
+  const std::shared_ptr<const PostRecord> original = r.hits[0].post;
+  cap_result(r);
+  EXPECT_EQ(original->title, shared_title);  // what a cache shares is not changed
+  EXPECT_LE(r.hits[0].post->title.size(), OutputCaps{}.title_bytes + 3);
+  EXPECT_EQ(r.hits[0].post->link, "");  // too long to be a link
+  const PageContext c = huge_context();
+  EXPECT_GE(to_query_string(c.query).size(), 3000u);  // links that repeat the query are long
+  std::string html;
+  write_html_results(html, r, c);
+  EXPECT_LE(html.size(), kPageBudget);
+  EXPECT_GT(html.size(), kPageBudget / 2);  // the budget is used, not a blank page
+  EXPECT_NE(html.find("results fit on this page"), std::string::npos);
+  EXPECT_NE(html.find("</html>"), std::string::npos);  // the page is whole
+  expect_only_own_markup(html);
+  std::string start;
+  write_html_start(start, r, c);
+  EXPECT_LE(start.size(), kPageBudget);
+  EXPECT_NE(start.find("</html>"), std::string::npos);
+  std::string atom;
+  write_atom(atom, r, c);
+  EXPECT_LE(atom.size(), 2u << 20);
+  const std::string json = dump_json(result_to_json(r, JsonOptions{}), false);
+  EXPECT_LE(json.size(), 2u << 20);
+  // An ordinary page is not cut.
+  std::string small;
+  write_html_results(small, hostile_result(), hostile_context());
+  EXPECT_EQ(small.find("fit on this page"), std::string::npos);
+}
+
+TEST(CgiRequest, FilterValuesAreBoundedInAll) {
+  std::string qs;
+  for (int i = 0; i < 10; ++i) qs += "author=" + std::string(300, 'a' + i) + "&";
+  const DecodedRequest d = decode_query_string(qs);
+  EXPECT_EQ(d.query.authors.size(), 3u);  // 900 bytes; a fourth would pass 1,000
+  EXPECT_EQ(d.notices.size(), 1u);
 }
 
 TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {

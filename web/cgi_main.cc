@@ -8,6 +8,7 @@
 // the server's environment, never anything from the request. Everything else
 // is CgiApp (cgi_app.h); this file only moves bytes.
 #include <fcgiapp.h>
+#include <malloc.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +49,9 @@ std::string getenv_or_empty(const char* name) {
 }
 
 constexpr unsigned long kUnset = static_cast<unsigned long>(-1);
+
+// Free heap bytes past which a FastCGI process returns memory after a request.
+constexpr std::size_t kTrimAboveBytes = std::size_t{16} << 20;
 
 // The decimal number in environment variable `name`, at most `max`: kUnset
 // when it is not set. False when it is set to anything else.
@@ -129,6 +133,12 @@ int main() {
       FCGX_Detach(&request);
     }
     FCGX_Finish_r(&request);
+    // A large request (a big page, many posting lists) leaves glibc's
+    // heap holding its peak: give what is free back to the system when it
+    // is a lot, so that each process keeps its working size (the check is a
+    // walk over malloc's arenas' counters: microseconds).
+    const struct mallinfo2 heap = mallinfo2();
+    if (heap.fordblks > kTrimAboveBytes) malloc_trim(0);
   }
   return 0;
 }

@@ -109,13 +109,15 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   bool seen_q = false, seen_page = false, seen_n = false, seen_sort = false, seen_since = false,
        seen_until = false, seen_format = false;
   bool cut_values = false;
+  std::size_t filter_bytes = 0;
   auto add_value = [&](std::vector<std::string>& values, std::string v) {
     if (v.empty()) return;
-    if (values.size() >= limits.max_values) {
+    if (values.size() >= limits.max_values || filter_bytes + v.size() > limits.max_filter_bytes) {
       cut_values = true;
       return;
     }
-    values.push_back(cut_utf8(v, limits.max_query_bytes));
+    filter_bytes += v.size();
+    values.push_back(std::move(v));
   };
   for (const UriQueryListA* item = list.get(); item; item = item->next) {
     if (!item->key) continue;
@@ -177,8 +179,8 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
     }
   }
   if (cut_values)
-    out.notices.push_back("Only the first " + std::to_string(limits.max_values) +
-                          " values of each filter were used.");
+    out.notices.push_back("Only the first " + std::to_string(limits.max_values) + " values of each filter, " +
+                          std::to_string(limits.max_filter_bytes) + " bytes in all, were used.");
   return out;
 }
 

@@ -7,7 +7,8 @@
 //   n         results per page (1 .. max_per_page)
 //   sort      relevance | date | recent
 //   since, until   YYYY, YYYY-MM, YYYY-MM-DD or 30d/6m/1y (as the CLI)
-//   category, author, feed   filters, repeatable (at most max_values each)
+//   category, author, feed   filters, repeatable (at most max_values each,
+//             max_filter_bytes in all)
 //   format    html | json | atom | opensearch | css (the page's style sheet)
 // Unknown parameters are ignored; the first of a repeated single-valued
 // parameter wins. Values are percent-decoded by uriparser ("+" is a space);
@@ -62,6 +63,8 @@ struct RequestLimits {
   unsigned max_per_page = 100;
   unsigned max_page = 1000;
   std::size_t max_values = 20;  // per repeatable parameter
+  // The filter values together: every link of a page repeats them.
+  std::size_t max_filter_bytes = 1000;
   unsigned default_per_page = 10;
 };
 

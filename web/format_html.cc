@@ -20,6 +20,14 @@ namespace {
 // Facet values listed in the sidebar (the searcher is asked for more, for
 // the month histogram).
 constexpr std::size_t kSidebarValues = 10;
+
+// A page stays under kPageBudget whatever the data and the request
+// (format_web.h). The strings in the model are capped (output_caps.h), but
+// every link repeats the query and its filters, so the pieces a page has
+// many of (filter chips, results, the sidebar's links and bars) stop once
+// the page is this big; what follows them is small.
+constexpr std::size_t kResultsBudget = 100 * 1024;
+constexpr std::size_t kSidebarBudget = 170 * 1024;
 constexpr unsigned kMaxPage = RequestLimits{}.max_page;
 
 // A count with thousands separators: `out << Count{12345}` writes "12,345".
@@ -154,7 +162,8 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   if (!chips.empty()) {
     out << "<ul class=\"filters\" aria-label=\"Active filters\">";
     for (const auto& [label, without] : chips)
-      out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << Escaped{label}
+      if (out.size() < kResultsBudget / 2)
+        out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << Escaped{label}
           << " <span aria-hidden=\"true\">×</span><span class=\"skip\"> (remove)</span></a></li>";
     out << "</ul>\n";
   }
@@ -315,6 +324,7 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
       << Escaped{first_name} << " to " << Escaped{last_name} << "\">";
   out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
   for (const Bar& bar : bars) {
+    if (out.size() > kSidebarBudget) break;
     const FacetValue& v = *bar.value;
     const int h = std::max(2, static_cast<int>(static_cast<double>(v.count) * kHeight / top + 0.5));
     const int x = (bar.month - first) * (kBar + kGap);
@@ -338,7 +348,7 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
   const std::string_view name = facet_name(facet.kind);
   out << "<section aria-labelledby=\"h-" << name << "\"><h2 id=\"h-" << name << "\">" << heading
       << "</h2><ul>\n";
-  for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
+  for (std::size_t i = 0; i < facet.values.size() && i < max_values && out.size() < kSidebarBudget; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string& label = v.label.empty() ? v.value : v.label;
     out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Escaped{label}
@@ -419,8 +429,16 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
            "part of the matches.</p>\n";
   if (!r.hits.empty()) {
     out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
-    for (const auto& hit : r.hits) write_hit(out, hit, links);
+    std::size_t shown = 0;
+    for (const auto& hit : r.hits) {
+      if (out.size() > kResultsBudget) break;
+      write_hit(out, hit, links);
+      ++shown;
+    }
     out << "</ol>\n";
+    if (shown < r.hits.size())
+      out << "<p class=\"notice\" role=\"status\">Only " << shown << " of the " << r.hits.size()
+          << " results fit on this page: ask for fewer per page.</p>\n";
   } else if (r.total.estimated == 0) {
     out << "<p>Try fewer or other words, or remove a filter.</p>\n";
   }
@@ -450,7 +468,8 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   } else {
     out << "<p class=\"count\">Newest post: " << Escaped{day_of(*newest.hits.front().post)} << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
-    for (const auto& hit : newest.hits) write_hit(out, hit, links);
+    for (const auto& hit : newest.hits)
+      if (out.size() < kResultsBudget) write_hit(out, hit, links);
     out << "</ol>\n";
   }
   write_help(out);

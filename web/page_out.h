@@ -77,6 +77,9 @@ class PageOut {
     return *this;
   }
 
+  // Bytes written so far (of the whole string, what it held before too).
+  std::size_t size() const { return static_cast<std::size_t>(at_ - out_.data()); }
+
   // For a piece that is made in a std::string (the query string of a
   // link): make(s) appends it to an empty string, which is kept for the
   // next piece so that it is allocated once.
