@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/utf8.h"
 #include "indexer/date.h"
 #include "indexer/html_text.h"
 #include "indexer/schema.h"
@@ -17,8 +18,7 @@ std::string plain_text(const std::string& s, bool is_html) {
 
 std::string shorten(const std::string& text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::size_t cut = utf8::boundary_before(text, max_bytes);
   std::size_t space = text.rfind(' ', cut);
   if (space != std::string::npos && space > max_bytes / 2) cut = space;
   return text.substr(0, cut) + "\u2026";

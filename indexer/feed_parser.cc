@@ -4,6 +4,7 @@
 // dc:creator in Atom), so an item's children are dispatched by namespace and
 // name whatever the root was. Text is copied straight out of the tree's text
 // nodes into the Post's strings; nothing is re-parsed except short HTML titles.
+#include "common/utf8.h"
 #include "indexer/feed_parser.h"
 
 #include <libxml/HTMLparser.h>  // htmlEntityLookup
@@ -241,8 +242,7 @@ class Walker {
         truncated_ = true;
       }
       // Cut at a character boundary so the field stays valid UTF-8.
-      while (room > 0 && (text[room] & 0xC0) == 0x80) --room;
-      len = room;
+      len = utf8::boundary_before(std::string_view(reinterpret_cast<const char*>(text), len), room);
     }
     out.append(reinterpret_cast<const char*>(text), len);
   }
@@ -286,7 +286,7 @@ class Walker {
       if (--entity_depth_ == 0) entity_bytes_ += out.size() - before;
       return;
     }
-    if (const htmlEntityDesc* html = htmlEntityLookup(ref->name)) append_utf8(out, html->value);
+    if (const htmlEntityDesc* html = htmlEntityLookup(ref->name)) utf8::append(out, html->value);
   }
 
   std::string text_of(const xmlNode* n) {
@@ -346,12 +346,7 @@ class Walker {
     std::string out(reinterpret_cast<const char*>(xmlBufferContent(buf)),
                     static_cast<std::size_t>(xmlBufferLength(buf)));
     xmlBufferFree(buf);
-    if (out.size() > options_.max_text_bytes) {
-      std::size_t cut = options_.max_text_bytes;
-      while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-      out.resize(cut);
-      truncated_ = true;
-    }
+    if (utf8::truncate_in_place(out, options_.max_text_bytes)) truncated_ = true;
     return out;
   }
 

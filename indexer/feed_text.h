@@ -15,9 +15,6 @@ namespace blogsearch {
 // s without leading and trailing ASCII white space.
 std::string trim_copy(std::string_view s);
 
-// Appends code point cp as UTF-8 (cp must be a Unicode scalar value).
-void append_utf8(std::string& out, unsigned cp);
-
 // Whether an RSS title holds HTML: a closing tag or an entity reference, the
 // test feedparser uses. "AT&T", "a < b" and "On the <dl>" are plain text.
 bool looks_like_html(std::string_view s);

@@ -13,6 +13,8 @@
 #include <optional>
 #include <vector>
 
+#include "common/utf8.h"
+
 namespace blogsearch {
 namespace {
 
@@ -108,28 +110,10 @@ bool is_raw_text(GumboTag tag) {
 
 // ---- Whitespace-collapsing, UTF-8-repairing output ---------------------------
 
-// Length of the valid UTF-8 sequence at s[i], or 0 if it is not one
-// (overlong forms, surrogates and code points past U+10FFFF included).
+// Length of the valid UTF-8 sequence at s[i], or 0 if it is not one.
 std::size_t utf8_length(std::string_view s, std::size_t i) {
-  auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = at(i);
-  const std::size_t left = s.size() - i;
-  auto cont = [&](std::size_t k) { return (at(i + k) & 0xC0) == 0x80; };
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return left >= 2 && cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (left < 3 || !cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && at(i + 1) < 0xA0) return 0;   // overlong
-    if (c == 0xED && at(i + 1) >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (left < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && at(i + 1) < 0x90) return 0;   // overlong
-    if (c == 0xF4 && at(i + 1) >= 0x90) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
+  std::uint32_t cp = 0;
+  return utf8::decode(s, i, cp);
 }
 
 // Unicode space separators (Zs, plus line/paragraph separators) that are

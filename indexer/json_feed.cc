@@ -9,6 +9,7 @@
 // counter, so memory is the posts plus one string, whatever the document.
 // nlohmann's parser keeps its own nesting state in a bit vector, so depth
 // costs it nothing to speak of either.
+#include "common/utf8.h"
 #include "indexer/json_feed.h"
 
 #include <iconv.h>
@@ -103,12 +104,7 @@ class Reader final : public json::json_sax_t {
     // what() quotes the last token read, which may be a whole string.
     std::string what = e.what();
     if (std::size_t tag = what.find("] "); tag != std::string::npos && what[0] == '[') what.erase(0, tag + 2);
-    if (what.size() > 160) {
-      std::size_t cut = 160;
-      while (cut > 0 && (static_cast<unsigned char>(what[cut]) & 0xC0) == 0x80) --cut;
-      what.resize(cut);
-      what += "...";
-    }
+    if (utf8::truncate_in_place(what, 160)) what += "...";
     error_ = what.empty() ? "parse error" : what;
     error_at_ = position;
     return false;
@@ -139,10 +135,7 @@ class Reader final : public json::json_sax_t {
 
   // Cut at a character boundary so the field stays valid UTF-8.
   std::string capped(std::string&& v) {
-    if (v.size() > options_.max_text_bytes) {
-      std::size_t cut = options_.max_text_bytes;
-      while (cut > 0 && (static_cast<unsigned char>(v[cut]) & 0xC0) == 0x80) --cut;
-      v.resize(cut);
+    if (utf8::truncate_in_place(v, options_.max_text_bytes)) {
       if (in_item()) {
         items_.back().truncated = true;
       } else {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stdout_check.h"
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
@@ -384,9 +385,7 @@ int run_stats(const std::string& db_option) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"blogsearch-index " BLOGSEARCH_VERSION
                ": parse blog feed snapshots and index them with Xapian"};
   app.require_subcommand(1);
@@ -514,4 +513,12 @@ int main(int argc, char** argv) {
     return kPartial;
   }
   return kInputError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rc = run(argc, argv);
+  // A report or JSON document cut short by a full disk is a failure.
+  return blogsearch::finish_stdout("blogsearch-index") ? rc : kInputError;
 }

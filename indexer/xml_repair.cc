@@ -16,6 +16,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "common/utf8.h"
+
 namespace blogsearch {
 namespace {
 
@@ -39,14 +41,9 @@ std::size_t name_char_at(std::string_view s, std::size_t p, bool first) {
   if (p >= s.size()) return 0;
   auto c = static_cast<unsigned char>(s[p]);
   if (c < 0x80) return (first ? name_start(s[p]) : name_char(s[p])) ? 1 : 0;
-  std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-  if (n == 0 || p + n > s.size()) return 0;
-  std::uint32_t v = c & (0x7Fu >> n);
-  for (std::size_t i = 1; i < n; ++i) {
-    auto d = static_cast<unsigned char>(s[p + i]);
-    if ((d & 0xC0) != 0x80) return 0;
-    v = (v << 6) | (d & 0x3Fu);
-  }
+  std::uint32_t v = 0;
+  const std::size_t n = utf8::decode(s, p, v);
+  if (n == 0) return 0;
   bool start = (v >= 0xC0 && v <= 0xD6) || (v >= 0xD8 && v <= 0xF6) || (v >= 0xF8 && v <= 0x2FF) ||
                (v >= 0x370 && v <= 0x37D) || (v >= 0x37F && v <= 0x1FFF) || (v >= 0x200C && v <= 0x200D) ||
                (v >= 0x2070 && v <= 0x218F) || (v >= 0x2C00 && v <= 0x2FEF) || (v >= 0x3001 && v <= 0xD7FF) ||

@@ -79,6 +79,7 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"facets", std::move(facets)},
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
       {"elapsed_ms", r.elapsed_ms},
+      {"partial", r.partial},
   };
 }
 

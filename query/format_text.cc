@@ -83,7 +83,8 @@ void write_count_line(std::ostream& out, const SearchResult& r) {
   }
   std::ostringstream ms;
   ms << std::fixed << std::setprecision(r.elapsed_ms < 10 ? 1 : 0) << r.elapsed_ms;
-  out << " (" << ms.str() << " ms)\n";
+  out << " (" << ms.str() << " ms" << (r.partial ? "; partial: the search ran out of time, counts may be low" : "")
+      << ")\n";
 }
 
 }  // namespace

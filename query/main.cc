@@ -1,8 +1,8 @@
 // blogsearch: the command-line search over a blogsearch database.
 //
 // Only this file reads options and the environment, writes to stdout and
-// picks exit codes: 0 results, 1 none, 2 usage or query error, 4 database
-// missing or unreadable. Everything else is the blogsearch_query library.
+// picks exit codes: 0 results, 1 none, 2 usage or query error (or output
+// that could not be written), 4 database missing or unreadable. Everything else is the blogsearch_query library.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/stdout_check.h"
 #include "indexer/schema.h"
 #include "query/format.h"
 #include "query/searcher.h"
@@ -113,15 +114,13 @@ int run_show(int argc, char** argv, int at) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
+int run(int argc, char** argv) {
   CLI::App app{"Search the blog archive that blogsearch-index builds.\n"
                "Put the query in single quotes: blogsearch 'pytorch compil* -tutorial'"};
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
   app.footer(
-      "Exit status: 0 results, 1 no results, 2 usage or query error, 4 database missing or unreadable.\n"
+      "Exit status: 0 results, 1 no results, 2 usage or query error or output not written, 4 database\n"
+      "missing or unreadable.\n"
       "Show one post: blogsearch show ID|URL");
 
   std::string db_option;
@@ -230,7 +229,6 @@ int main(int argc, char** argv) {
                   (color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
       write_text(std::cout, result, TextStyle{bold});
     }
-    std::cout.flush();
     return result.hits.empty() ? kExitNoMatches : kExitMatches;
   } catch (const QueryError& e) {
     report_query_error(e);
@@ -242,4 +240,13 @@ int main(int argc, char** argv) {
     std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitDatabase;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  const int rc = run(argc, argv);
+  // Results that did not reach stdout (a full disk) are not results.
+  return finish_stdout("blogsearch") ? rc : kExitUsage;
 }

@@ -68,6 +68,9 @@ struct SearchResult {
   std::vector<Hit> hits;
   std::vector<Facet> facets;  // in the order asked for
   std::string suggestion;     // "did you mean" query; "" when none
+  // The match ran out of time (SearchBounds::time_limit_ms): the hits are
+  // right, but counts and facets may cover only part of the matches.
+  bool partial = false;
   double elapsed_ms = 0;
 };
 

@@ -147,6 +147,7 @@ SearchResult Searcher::search(const SearchRequest& request) {
                      std::to_string(kMaxLimit) + ")");
   if (request.reverse && request.sort != SortOrder::kDate)
     throw QueryError("--reverse only applies to --sort date");
+  check_query_size(request.query.text, request.bounds);
 
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
@@ -197,6 +198,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     return kept ? kept->builder.build(options) : build_query(db_, options);
   };
   BuiltQuery built = build(typed);
+  check_wildcard_total(db_, built.query, request.query.text, request.query.max_wildcard_expansion);
 
   std::vector<std::string> prefixes;
   for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
@@ -237,7 +239,14 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 
   const Xapian::doccount check_at_least =
       (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : 0;
+  // The time limit ends only the counting past the page (check_at_least);
+  // a match that took the whole limit may have been cut short.
+  const double time_limit = request.bounds.time_limit_ms / 1000.0;
+  if (time_limit > 0) enquire.set_time_limit(time_limit);
+  const auto match_start = std::chrono::steady_clock::now();
   Xapian::MSet mset = enquire.get_mset(request.offset, request.limit, check_at_least);
+  result.partial = time_limit > 0 && check_at_least > request.offset + request.limit &&
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   result.total.estimated = mset.get_matches_estimated();
   result.total.lower = mset.get_matches_lower_bound();
   result.total.upper = mset.get_matches_upper_bound();

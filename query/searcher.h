@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "query/query_bounds.h"
 #include "query/query_builder.h"
 #include "query/result.h"
 
@@ -65,6 +66,9 @@ struct SearchRequest {
   bool snippets = true;
   bool with_text = false;  // fill each hit's post.text
   unsigned snippet_length = 240;  // bytes of text around the matches
+  // Query length, words and match time (query_bounds.h). The wildcard
+  // bound is query.max_wildcard_expansion, for the whole query.
+  SearchBounds bounds;
 };
 
 inline constexpr unsigned kMaxLimit = 1000;
@@ -87,8 +91,8 @@ class Searcher {
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
 
-  // Throws QueryError for bad requests (syntax, dates, wildcard, limit,
-  // --reverse without date order).
+  // Throws QueryError for bad requests (syntax, dates, wildcards, limit,
+  // query size beyond request.bounds, --reverse without date order).
   SearchResult search(const SearchRequest& request);
 
   // One post by its id, else by its link. nullopt when there is none.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -23,6 +24,7 @@
 #include "web/escape.h"
 #include "query/format.h"
 #include "web/format_web.h"
+#include "web/output_caps.h"
 #include "web/page_out.h"
 
 namespace blogsearch::web {
@@ -33,10 +35,10 @@ namespace fs = std::filesystem;
 // ---- escape.h -------------------------------------------------------------
 
 TEST(Escape, HtmlTextEscapesMarkupAndQuotes) {
-  EXPECT_EQ(html_text("<script>alert(\"x\" & 'y')</script>"),
+  EXPECT_EQ(escape_markup("<script>alert(\"x\" & 'y')</script>"),
             "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;");
-  EXPECT_EQ(html_attribute("\"><svg onload=alert(1)>"), "&quot;&gt;&lt;svg onload=alert(1)&gt;");
-  EXPECT_EQ(html_text("Jürgen Weiß – 東京"), "Jürgen Weiß – 東京");
+  EXPECT_EQ(escape_markup("\"><svg onload=alert(1)>"), "&quot;&gt;&lt;svg onload=alert(1)&gt;");
+  EXPECT_EQ(escape_markup("Jürgen Weiß – 東京"), "Jürgen Weiß – 東京");
 }
 
 TEST(Escape, InvalidUtf8BecomesReplacementCharacter) {
@@ -47,14 +49,14 @@ TEST(Escape, InvalidUtf8BecomesReplacementCharacter) {
   EXPECT_EQ(valid_text("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // above U+10FFFF
   EXPECT_EQ(valid_text("x\xC3"), "x" + fffd);                          // cut sequence
   EXPECT_EQ(valid_text("\x80"), fffd);                                  // lone continuation
-  EXPECT_EQ(html_text("\xC0\xBCscript\xC0\xBE"), fffd + fffd + "script" + fffd + fffd);
+  EXPECT_EQ(escape_markup("\xC0\xBCscript\xC0\xBE"), fffd + fffd + "script" + fffd + fffd);
 }
 
 TEST(Escape, ControlCharactersDropped) {
   EXPECT_EQ(valid_text(std::string("a\0b", 3)), "ab");
   EXPECT_EQ(valid_text("a\x1b[31mb\x7f\xC2\x85" "c"), "a[31mbc");
   EXPECT_EQ(valid_text("tab\tnew\nline\r"), "tab\tnew\nline\r");
-  EXPECT_EQ(xml_text("\xEF\xBF\xBF" "ok\x01"), "ok");
+  EXPECT_EQ(escape_markup("\xEF\xBF\xBF" "ok\x01"), "ok");
 }
 
 TEST(Escape, UrlComponentEncodesAllButUnreserved) {
@@ -82,8 +84,8 @@ TEST(Escape, PageOutWritesWhatAppendingWould) {
     PageOut out(page);
     for (int i = 0; i < 3000; ++i) {  // far past the room it makes at first
       const std::string text = "<b>" + std::to_string(i) + " & \xC0\xBC</b>";
-      out << "piece " << i << ' ' << Html{text} << std::string("\n");
-      want += "piece " + std::to_string(i) + " " + html_text(text) + "\n";
+      out << "piece " << i << ' ' << Escaped{text} << std::string("\n");
+      want += "piece " + std::to_string(i) + " " + escape_markup(text) + "\n";
     }
   }
   EXPECT_GT(want.size(), 4 * PageOut::kPageBytes);
@@ -203,6 +205,19 @@ TEST(CgiRequest, QueryStringRoundTrips) {
   EXPECT_EQ(to_query_string(WebQuery{}), "");  // defaults are left out
 }
 
+// What Refinements must give, written the plain way: `w` with `value`
+// added to the filter of `facet` (a month sets since and until), page 1.
+WebQuery refined(const WebQuery& w, FacetKind facet, const std::string& value) {
+  WebQuery r = w;
+  r.page = 1;
+  if (auto* values = r.filter(facet)) {
+    if (std::find(values->begin(), values->end(), value) == values->end()) values->push_back(value);
+  } else {
+    r.since = r.until = value;
+  }
+  return r;
+}
+
 TEST(CgiRequest, RefinementsAreTheRefinedQueryStrings) {
   const WebQuery full = every_parameter();
   WebQuery words_only;
@@ -214,7 +229,9 @@ TEST(CgiRequest, RefinementsAreTheRefinedQueryStrings) {
         for (const std::string value : {"C++", "x&y", "Ana Sánchez", "pytorch", "new value", "2026-09"}) {
           const FacetKind facet = facet_row.kind;
           const WebQuery r = refined(w, facet, value);
-          EXPECT_EQ(links.query_string(facet, value), to_query_string(r, separator)) << facet_row.name << " " << value;
+          std::string got = "x";  // appended to what is there
+          links.append_query_string(got, facet, value);
+          EXPECT_EQ(got, "x" + to_query_string(r, separator)) << facet_row.name << " " << value;
           EXPECT_EQ(r.page, 1u);
         }
     }
@@ -316,6 +333,104 @@ void expect_only_own_markup(const std::string& html) {
   EXPECT_EQ(html.find("<svg onload"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("href=\"javascript"), std::string::npos);
+}
+
+// ---- output caps: a page is at most kPageBudget whatever the data ---------
+
+// The biggest answer data and a request can make: 100 results whose every
+// string is huge and made of characters that escape to six bytes, a
+// thousand categories each, facets of long values, and the longest query
+// and filters a request may carry, of characters that percent-encode to
+// three bytes each.
+SearchResult huge_result() {
+  const std::string big(1 << 20, '"');
+  SearchResult r;
+  r.query = big;
+  r.total = {100000, 100000, 100000};
+  for (unsigned i = 0; i < 100; ++i) {
+    auto p = std::make_shared<PostRecord>();
+    p->id = "id" + std::to_string(i);
+    p->title = big;
+    p->link = "https://example.org/" + big;
+    p->summary = big;
+    p->feed_id = big;
+    p->feed_title = big;
+    for (int k = 0; k < 1000; ++k) {
+      p->categories.push_back(std::to_string(k) + big.substr(0, 300));
+      p->authors.push_back(std::to_string(k) + big.substr(0, 300));
+    }
+    p->published = "2026-10-01T00:00:00Z";
+    Hit h;
+    h.rank = i + 1;
+    h.post = p;
+    const std::string part = big.substr(0, 64 << 10);
+    h.snippet = {{part, false}, {part, true}, {part, false}};
+    r.hits.push_back(h);
+  }
+  for (const FacetInfo& f : kFacetTable) {
+    Facet facet{f.kind, {}};
+    for (int k = 0; k < 24; ++k) {
+      const std::string v = f.kind == FacetKind::kMonth ? "2026-" + std::string(k % 12 < 9 ? "0" : "") +
+                                                              std::to_string(k % 12 + 1)
+                                                        : std::to_string(k) + std::string(900, '"');
+      facet.values.push_back({v, v + big.substr(0, 5000), 1000u + k});
+    }
+    r.facets.push_back(facet);
+  }
+  return r;
+}
+
+PageContext huge_context() {
+  std::string qs = "n=100&q=";
+  for (int i = 0; i < 333; ++i) qs += url_component("\"\xC3\xA9");  // 3 bytes, 9 encoded
+  for (const char* name : {"category", "author", "feed"})
+    for (int i = 0; i < 20; ++i) qs += std::string("&") + name + "=" + url_component("\"" + std::to_string(i));
+  PageContext c;
+  const DecodedRequest d = decode_query_string(qs);
+  c.query = d.query;
+  c.notices = d.notices;
+  c.self_url = "http://search.example/cgi-bin/blogsearch.cgi";
+  return c;
+}
+
+TEST(OutputCaps, EveryPageStaysWithinItsBudget) {
+  SearchResult r = huge_result();
+  const std::string shared_title = r.hits[0].post->title;
+  const std::shared_ptr<const PostRecord> original = r.hits[0].post;
+  cap_result(r);
+  EXPECT_EQ(original->title, shared_title);  // what a cache shares is not changed
+  EXPECT_LE(r.hits[0].post->title.size(), OutputCaps{}.title_bytes + 3);
+  EXPECT_EQ(r.hits[0].post->link, "");  // too long to be a link
+  const PageContext c = huge_context();
+  EXPECT_GE(to_query_string(c.query).size(), 3000u);  // links that repeat the query are long
+  std::string html;
+  write_html_results(html, r, c);
+  EXPECT_LE(html.size(), kPageBudget);
+  EXPECT_GT(html.size(), kPageBudget / 2);  // the budget is used, not a blank page
+  EXPECT_NE(html.find("results fit on this page"), std::string::npos);
+  EXPECT_NE(html.find("</html>"), std::string::npos);  // the page is whole
+  expect_only_own_markup(html);
+  std::string start;
+  write_html_start(start, r, c);
+  EXPECT_LE(start.size(), kPageBudget);
+  EXPECT_NE(start.find("</html>"), std::string::npos);
+  std::string atom;
+  write_atom(atom, r, c);
+  EXPECT_LE(atom.size(), 2u << 20);
+  const std::string json = dump_json(result_to_json(r, JsonOptions{}), false);
+  EXPECT_LE(json.size(), 2u << 20);
+  // An ordinary page is not cut.
+  std::string small;
+  write_html_results(small, hostile_result(), hostile_context());
+  EXPECT_EQ(small.find("fit on this page"), std::string::npos);
+}
+
+TEST(CgiRequest, FilterValuesAreBoundedInAll) {
+  std::string qs;
+  for (int i = 0; i < 10; ++i) qs += "author=" + std::string(300, 'a' + i) + "&";
+  const DecodedRequest d = decode_query_string(qs);
+  EXPECT_EQ(d.query.authors.size(), 3u);  // 900 bytes; a fourth would pass 1,000
+  EXPECT_EQ(d.notices.size(), 1u);
 }
 
 TEST(FormatHtml, EscapesEverythingFromFeedsAndRequest) {

@@ -320,6 +320,65 @@ TEST_F(SearcherTest, TrailingWildcard) {
   EXPECT_NO_THROW(run("kernels c*", r));
 }
 
+// The wildcard bound is for the whole query, not for each wildcard: 333
+// copies of "t*" were 230 MB and seconds per request.
+TEST_F(SearcherTest, WildcardBoundIsForTheWholeQuery) {
+  Xapian::Database db(db_path_);
+  auto words = [&db](const std::string& prefix) {
+    Xapian::termcount n = 0;
+    for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) ++n;
+    return n;
+  };
+  const Xapian::termcount c = words("c"), d = words("d");
+  ASSERT_GT(c, 1u);
+  ASSERT_GT(d, 1u);
+  SearchRequest r;
+  r.query.max_wildcard_expansion = std::max(c, d);
+  EXPECT_NO_THROW(run("c*", r));
+  EXPECT_NO_THROW(run("d*", r));
+  try {
+    run("kernels c* OR d*", r);
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("the 2 wildcards of the query match more than"), std::string::npos)
+        << e.what();
+    EXPECT_GT(e.column(), 9u);  // at the wildcard where the budget ran out
+  }
+  // The same wildcard twice counts twice: Xapian expands each.
+  r.query.max_wildcard_expansion = c;
+  EXPECT_THROW(run("c* c*", r), QueryError);
+  r.query.max_wildcard_expansion = c + d;
+  EXPECT_NO_THROW(run("kernels c* OR d*", r));
+  // title: wildcards count the title's words.
+  r.query.max_wildcard_expansion = 1;
+  EXPECT_THROW(run("Title:C*", r), QueryError);
+}
+
+TEST_F(SearcherTest, QueryLengthAndWordsAreBounded) {
+  SearchRequest r;
+  r.bounds.max_words = 5;
+  EXPECT_NO_THROW(run("kernels compile go training distributed", r));
+  try {
+    run("kernels compile go training distributed-data", r);
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(std::string(e.what()), "the query has 6 words; at most 5 are searched");
+  }
+  r.bounds.max_query_bytes = 10;
+  EXPECT_THROW(run("kernels compile", r), QueryError);
+  EXPECT_EQ(count_query_words("a.b.c \"d e\" f* (g OR h) J\xC3\xBCrgen"), 10u);
+  EXPECT_EQ(count_query_words("  --  "), 0u);
+  EXPECT_EQ(count_query_words("a OR b AND NOT c NEAR d or"), 5u);  // operators are upper case
+}
+
+TEST_F(SearcherTest, NotPartialWithinTheTimeLimit) {
+  SearchRequest r;
+  r.facets = {FacetKind::kCategory};
+  EXPECT_FALSE(run("kernels", r).partial);
+  r.bounds.time_limit_ms = 0;  // no limit
+  EXPECT_FALSE(run("kernels", r).partial);
+}
+
 TEST_F(SearcherTest, TitleMatchesOutrankBodyMatches) {
   // "compile" has the word in its title, the others only in their text.
   auto r = ids("compiling");
@@ -688,7 +747,7 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
   // Round-trip through the serialiser as a consumer would see it.
   j = nlohmann::json::parse(dump_json(j, false));
   for (const char* key : {"query", "parsed_query", "sort", "reverse", "total", "offset", "limit",
-                          "results", "facets", "suggestion", "elapsed_ms"})
+                          "results", "facets", "suggestion", "elapsed_ms", "partial"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["query"], "kernels");
   EXPECT_TRUE(j["parsed_query"].get<std::string>().find("kernel") != std::string::npos);

@@ -8,6 +8,7 @@
 
 #include "query/format.h"
 #include "web/format_web.h"
+#include "web/output_caps.h"
 
 namespace blogsearch::web {
 
@@ -204,6 +205,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
     }
   }
 
+  cap_result(result);
   std::string body;
   switch (context.query.format) {
     case OutputFormat::kJson:

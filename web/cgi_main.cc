@@ -8,12 +8,14 @@
 // the server's environment, never anything from the request. Everything else
 // is CgiApp (cgi_app.h); this file only moves bytes.
 #include <fcgiapp.h>
+#include <malloc.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 
+#include "common/stdout_check.h"
 #include "web/cgi_app.h"
 
 namespace {
@@ -48,6 +50,9 @@ std::string getenv_or_empty(const char* name) {
 
 constexpr unsigned long kUnset = static_cast<unsigned long>(-1);
 
+// Free heap bytes past which a FastCGI process returns memory after a request.
+constexpr std::size_t kTrimAboveBytes = std::size_t{16} << 20;
+
 // The decimal number in environment variable `name`, at most `max`: kUnset
 // when it is not set. False when it is set to anything else.
 bool number_from_environment(const char* name, unsigned long max, unsigned long* out) {
@@ -76,7 +81,7 @@ int main() {
     CgiEnvironment env = read_environment(getenv_or_empty, database);
     const std::string out = serialize(app.handle(env), parse_method(env.request_method) == Method::kHead);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return std::fflush(stdout) == 0 ? 0 : 1;
+    return blogsearch::finish_stdout("blogsearch.cgi") ? 0 : 1;
   }
 
   blogsearch::web::CgiAppOptions options;
@@ -108,9 +113,11 @@ int main() {
     CgiEnvironment env = read_environment(get, database);
     const Response response = app.handle(env);
     const std::string headers = serialize_headers(response);
-    FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out);
-    if (parse_method(env.request_method) != Method::kHead)
-      FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
+    bool written = FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out) >= 0;
+    if (written && parse_method(env.request_method) != Method::kHead)
+      written = FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out) >= 0;
+    // A client that went away is the web server's business; say so once.
+    if (!written) std::cerr << "blogsearch.cgi: the answer could not be written to the web server\n";
     // libfcgi closes a connection by shutting down its side and waiting
     // until the web server has closed too (so that input the server still
     // sends cannot reset the connection): one more sleep and wake-up per
@@ -126,6 +133,12 @@ int main() {
       FCGX_Detach(&request);
     }
     FCGX_Finish_r(&request);
+    // A large request (a big page, many posting lists) leaves glibc's
+    // heap holding its peak: give what is free back to the system when it
+    // is a lot, so that each process keeps its working size (the check is a
+    // walk over malloc's arenas' counters: microseconds).
+    const struct mallinfo2 heap = mallinfo2();
+    if (heap.fordblks > kTrimAboveBytes) malloc_trim(0);
   }
   return 0;
 }

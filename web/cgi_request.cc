@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "common/utf8.h"
 #include "web/escape.h"
 
 namespace blogsearch::web {
@@ -17,12 +18,7 @@ namespace blogsearch::web {
 namespace {
 
 // Cuts `text` to at most `max` bytes without splitting a UTF-8 sequence.
-std::string cut_utf8(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
+std::string cut_utf8(const std::string& text, std::size_t max) { return std::string(utf8::truncate(text, max)); }
 
 // A whole positive decimal number, or false. Values too big for unsigned
 // saturate: they are clamped to the limit later anyway.
@@ -113,13 +109,15 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   bool seen_q = false, seen_page = false, seen_n = false, seen_sort = false, seen_since = false,
        seen_until = false, seen_format = false;
   bool cut_values = false;
+  std::size_t filter_bytes = 0;
   auto add_value = [&](std::vector<std::string>& values, std::string v) {
     if (v.empty()) return;
-    if (values.size() >= limits.max_values) {
+    if (values.size() >= limits.max_values || filter_bytes + v.size() > limits.max_filter_bytes) {
       cut_values = true;
       return;
     }
-    values.push_back(cut_utf8(v, limits.max_query_bytes));
+    filter_bytes += v.size();
+    values.push_back(std::move(v));
   };
   for (const UriQueryListA* item = list.get(); item; item = item->next) {
     if (!item->key) continue;
@@ -181,8 +179,8 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
     }
   }
   if (cut_values)
-    out.notices.push_back("Only the first " + std::to_string(limits.max_values) +
-                          " values of each filter were used.");
+    out.notices.push_back("Only the first " + std::to_string(limits.max_values) + " values of each filter, " +
+                          std::to_string(limits.max_filter_bytes) + " bytes in all, were used.");
   return out;
 }
 
@@ -226,17 +224,6 @@ std::string to_query_string(const WebQuery& w, std::string_view separator) {
   return out;
 }
 
-WebQuery refined(const WebQuery& w, FacetKind facet, const std::string& value) {
-  WebQuery r = w;
-  r.page = 1;
-  if (auto* values = r.filter(facet)) {
-    if (std::find(values->begin(), values->end(), value) == values->end()) values->push_back(value);
-  } else {
-    r.since = r.until = value;
-  }
-  return r;
-}
-
 Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_(w), separator_(separator) {
   std::array<std::vector<std::string>, kGroups> parts;  // "key=value", encoded
   for_each_parameter(w, false, [&parts](Group group, std::string_view key, const std::string& value) {
@@ -256,12 +243,6 @@ Refinements::Refinements(const WebQuery& w, std::string_view separator) : query_
   feed_ = {join(kQ, kFeed), join(kSince, kRest)};
   month_ = {join(kQ, kFeed), join(kRest, kRest)};
   all_ = join(kQ, kRest);
-}
-
-std::string Refinements::query_string(FacetKind facet, const std::string& value) const {
-  std::string out;
-  append_query_string(out, facet, value);
-  return out;
 }
 
 void Refinements::append_query_string(std::string& out, FacetKind facet, const std::string& value) const {

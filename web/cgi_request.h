@@ -7,7 +7,8 @@
 //   n         results per page (1 .. max_per_page)
 //   sort      relevance | date | recent
 //   since, until   YYYY, YYYY-MM, YYYY-MM-DD or 30d/6m/1y (as the CLI)
-//   category, author, feed   filters, repeatable (at most max_values each)
+//   category, author, feed   filters, repeatable (at most max_values each,
+//             max_filter_bytes in all)
 //   format    html | json | atom | opensearch | css (the page's style sheet)
 // Unknown parameters are ignored; the first of a repeated single-valued
 // parameter wins. Values are percent-decoded by uriparser ("+" is a space);
@@ -62,6 +63,8 @@ struct RequestLimits {
   unsigned max_per_page = 100;
   unsigned max_page = 1000;
   std::size_t max_values = 20;  // per repeatable parameter
+  // The filter values together: every link of a page repeats them.
+  std::size_t max_filter_bytes = 1000;
   unsigned default_per_page = 10;
 };
 
@@ -79,20 +82,16 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
 // with `separator` "&amp;" the result can go into an HTML attribute as it is.
 std::string to_query_string(const WebQuery& query, std::string_view separator = "&");
 
-// `query` with `value` added to the filter of `facet` (the month sets since
-// and until to it), on its first page.
-WebQuery refined(const WebQuery& query, FacetKind facet, const std::string& value);
-
 // The query strings of many refinements of one query (a page's facet
-// links): to_query_string(refined(query, facet, value), separator), with
-// the parameters that all of them share encoded and joined once, on
-// either side of where each facet's value goes. It refers to `query`,
-// which must outlive it.
+// links): the query string of `query` on its first page with one more
+// value of a facet's filter (a value it has already changes nothing; a
+// month sets since and until to it), with the parameters that all of them
+// share encoded and joined once, on either side of where each facet's
+// value goes. It refers to `query`, which must outlive it.
 class Refinements {
  public:
   Refinements(const WebQuery& query, std::string_view separator);
-  std::string query_string(FacetKind facet, const std::string& value) const;
-  // The same, appended to `out`.
+  // Appends the query string of the refinement by `value` of `facet`.
   void append_query_string(std::string& out, FacetKind facet, const std::string& value) const;
 
  private:

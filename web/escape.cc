@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/utf8.h"
+
 namespace blogsearch::web {
 
 namespace {
@@ -18,28 +20,6 @@ const char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 bool dropped(std::uint32_t cp) {
   if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
   return (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF;
-}
-
-// Length of the UTF-8 sequence at s[i] and its code point; 0 when the bytes
-// there are not a valid, shortest-form sequence.
-std::size_t decode(std::string_view s, std::size_t i, std::uint32_t& cp) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  std::size_t len;
-  std::uint32_t min;
-  if (c < 0x80) { cp = c; return 1; }
-  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-  else return 0;
-  if (i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(k) & 0x3F);
-  }
-  // Overlong forms (such as C0 BC for '<') are how filters get bypassed.
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
 }
 
 // Printable ASCII that no escaper here changes: copied in runs, as most
@@ -82,7 +62,7 @@ void for_each_char(std::string_view text, Emit emit) {
       continue;
     }
     std::uint32_t cp = 0;
-    std::size_t len = decode(text, i, cp);
+    std::size_t len = utf8::decode(text, i, cp);
     if (len == 0) {
       emit(std::string_view(kReplacement), 0xFFFD);
       ++i;
@@ -93,22 +73,9 @@ void for_each_char(std::string_view text, Emit emit) {
   }
 }
 
-void append_markup(std::string& out, std::string_view text) {
-  const std::size_t at = out.size();
-  out.resize(at + text.size() * kHtmlBytesPerByte);
-  out.resize(static_cast<std::size_t>(write_html(out.data() + at, text) - out.data()));
-}
-
-std::string escape_markup(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  append_markup(out, text);
-  return out;
-}
-
 }  // namespace
 
-char* write_html(char* out, std::string_view text) {
+char* write_escaped_markup(char* out, std::string_view text) {
   for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {
     switch (cp) {
       case '&': bytes = "&amp;"; break;
@@ -131,13 +98,11 @@ std::string valid_text(std::string_view text) {
   return out;
 }
 
-std::string html_text(std::string_view text) { return escape_markup(text); }
-
-std::string html_attribute(std::string_view text) { return escape_markup(text); }
-
-std::string xml_text(std::string_view text) { return escape_markup(text); }
-
-void append_html(std::string& out, std::string_view text) { append_markup(out, text); }
+std::string escape_markup(std::string_view text) {
+  std::string out(text.size() * kMarkupBytesPerByte, '\0');
+  out.resize(static_cast<std::size_t>(write_escaped_markup(out.data(), text) - out.data()));
+  return out;
+}
 
 void append_url_component(std::string& out, std::string_view text) {
   // Most values (feed ids, months, page numbers, plain words) need nothing.

@@ -3,8 +3,9 @@
 // The result model (result.h) holds plain UTF-8 as stored, and request
 // parameters arrive as whatever bytes a client sent. Every string that the
 // HTML, Atom or OpenSearch formatters write goes through exactly one of the
-// functions below, chosen for the context it lands in. (JSON is escaped by
-// nlohmann-json in format_json.cc.)
+// functions below: markup through escape_markup (or PageOut's Escaped,
+// which calls write_escaped_markup), URL parts through url_component.
+// (JSON is escaped by nlohmann-json in format_json.cc.)
 //
 // Every function first repairs its input: invalid UTF-8 (stray bytes,
 // overlong forms, surrogates, code points above U+10FFFF) becomes U+FFFD,
@@ -22,26 +23,17 @@ namespace blogsearch::web {
 // and carriage return are kept). What every function below starts with.
 std::string valid_text(std::string_view text);
 
-// For text between HTML tags: & < > escaped (and " ' too, so the same
-// string is also safe inside a quoted attribute).
-std::string html_text(std::string_view text);
+// THE escaper of markup, for every context the web outputs write text
+// into: HTML text, a double- or single-quoted HTML attribute value, XML
+// character data and quoted XML attributes (Atom, OpenSearch). & < > " '
+// are escaped, so one function is safe in all of them.
+std::string escape_markup(std::string_view text);
 
-// For a double- or single-quoted HTML attribute value.
-std::string html_attribute(std::string_view text);
-
-// html_text (the same as html_attribute), appended to `out` instead of
-// returned: what a page writer uses for every piece of a page.
-void append_html(std::string& out, std::string_view text);
-
-// The most bytes that html_text makes of one byte ("\"" becomes "&quot;").
-constexpr std::size_t kHtmlBytesPerByte = 6;
-// html_text written at `out`, which must have room for kHtmlBytesPerByte *
-// text.size() bytes; returns the end of what was written (PageOut).
-char* write_html(char* out, std::string_view text);
-
-// For XML character data and quoted attribute values (Atom, OpenSearch):
-// & < > " ' escaped, characters XML 1.0 forbids dropped.
-std::string xml_text(std::string_view text);
+// The same, written at `out`, which must have room for
+// kMarkupBytesPerByte * text.size() bytes; returns the end of what was
+// written. What the page writer (page_out.h) uses for every piece.
+constexpr std::size_t kMarkupBytesPerByte = 6;  // "\"" becomes "&quot;"
+char* write_escaped_markup(char* out, std::string_view text);
 
 // One component of a URL query (a name or a value): every byte but the
 // unreserved ASCII letters, digits and "-._~" percent-encoded; spaces as

@@ -52,34 +52,34 @@ void write_atom(std::string& page, const SearchResult& r, const PageContext& c) 
   out << "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
       << "<feed xmlns=\"http://www.w3.org/2005/Atom\" "
          "xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\">\n"
-      << "<title type=\"text\">" << xml_text(title) << "</title>\n"
-      << "<id>" << xml_text(feed_id) << "</id>\n"
-      << "<updated>" << xml_text(feed_updated) << "</updated>\n"
-      << "<author><name>" << xml_text(c.site_title) << "</name></author>\n"
+      << "<title type=\"text\">" << escape_markup(title) << "</title>\n"
+      << "<id>" << escape_markup(feed_id) << "</id>\n"
+      << "<updated>" << escape_markup(feed_updated) << "</updated>\n"
+      << "<author><name>" << escape_markup(c.site_title) << "</name></author>\n"
       << "<generator>blogsearch</generator>\n";
   if (!c.self_url.empty())
-    out << "<link rel=\"self\" type=\"application/atom+xml\" href=\"" << xml_text(self_url) << "\"/>\n"
-        << "<link rel=\"alternate\" type=\"text/html\" href=\"" << xml_text(absolute(c, html)) << "\"/>\n";
+    out << "<link rel=\"self\" type=\"application/atom+xml\" href=\"" << escape_markup(self_url) << "\"/>\n"
+        << "<link rel=\"alternate\" type=\"text/html\" href=\"" << escape_markup(absolute(c, html)) << "\"/>\n";
   out << "<opensearch:totalResults>" << r.total.estimated << "</opensearch:totalResults>\n"
       << "<opensearch:startIndex>" << r.offset + 1 << "</opensearch:startIndex>\n"
       << "<opensearch:itemsPerPage>" << r.limit << "</opensearch:itemsPerPage>\n";
   if (!c.query.q.empty())
-    out << "<opensearch:Query role=\"request\" searchTerms=\"" << xml_text(c.query.q) << "\"/>\n";
+    out << "<opensearch:Query role=\"request\" searchTerms=\"" << escape_markup(c.query.q) << "\"/>\n";
 
   for (const auto& hit : r.hits) {
     const PostRecord& p = *hit.post;
-    out << "<entry>\n<title type=\"text\">" << xml_text(p.title.empty() ? "(untitled)" : p.title)
-        << "</title>\n<id>" << xml_text(entry_id(p)) << "</id>\n";
+    out << "<entry>\n<title type=\"text\">" << escape_markup(p.title.empty() ? "(untitled)" : p.title)
+        << "</title>\n<id>" << escape_markup(entry_id(p)) << "</id>\n";
     if (const std::string link = safe_http_url(p.link); !link.empty())
-      out << "<link rel=\"alternate\" type=\"text/html\" href=\"" << xml_text(link) << "\"/>\n";
-    if (!p.published.empty()) out << "<published>" << xml_text(p.published) << "</published>\n";
-    out << "<updated>" << xml_text(updated_of(p)) << "</updated>\n";
-    for (const auto& a : p.authors) out << "<author><name>" << xml_text(a) << "</name></author>\n";
-    for (const auto& cat : p.categories) out << "<category term=\"" << xml_text(cat) << "\"/>\n";
+      out << "<link rel=\"alternate\" type=\"text/html\" href=\"" << escape_markup(link) << "\"/>\n";
+    if (!p.published.empty()) out << "<published>" << escape_markup(p.published) << "</published>\n";
+    out << "<updated>" << escape_markup(updated_of(p)) << "</updated>\n";
+    for (const auto& a : p.authors) out << "<author><name>" << escape_markup(a) << "</name></author>\n";
+    for (const auto& cat : p.categories) out << "<category term=\"" << escape_markup(cat) << "\"/>\n";
     std::string summary;
     for (const auto& part : hit.snippet) summary += part.text;
     if (summary.empty()) summary = p.summary;
-    if (!summary.empty()) out << "<summary type=\"text\">" << xml_text(summary) << "</summary>\n";
+    if (!summary.empty()) out << "<summary type=\"text\">" << escape_markup(summary) << "</summary>\n";
     out << "</entry>\n";
   }
   out << "</feed>\n";

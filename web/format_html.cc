@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "web/escape.h"
+#include "common/utf8.h"
 #include "query/format.h"
 #include "web/format_web.h"
 #include "web/page_out.h"
@@ -19,6 +20,14 @@ namespace {
 // Facet values listed in the sidebar (the searcher is asked for more, for
 // the month histogram).
 constexpr std::size_t kSidebarValues = 10;
+
+// A page stays under kPageBudget whatever the data and the request
+// (format_web.h). The strings in the model are capped (output_caps.h), but
+// every link repeats the query and its filters, so the pieces a page has
+// many of (filter chips, results, the sidebar's links and bars) stop once
+// the page is this big; what follows them is small.
+constexpr std::size_t kResultsBudget = 100 * 1024;
+constexpr std::size_t kSidebarBudget = 170 * 1024;
 constexpr unsigned kMaxPage = RequestLimits{}.max_page;
 
 // A count with thousands separators: `out << Count{12345}` writes "12,345".
@@ -29,12 +38,7 @@ PageOut& operator<<(PageOut& out, Count c) { return out << Thousands(c.n).view()
 
 // At most `max` bytes of `text`, ending on a character boundary (without
 // the "…" that says so).
-std::string_view cut(std::string_view text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
+std::string_view cut(std::string_view text, std::size_t max) { return utf8::truncate(text, max); }
 
 // `text`, or its first `max` bytes and "…".
 std::string shorten(const std::string& text, std::size_t max) {
@@ -42,14 +46,14 @@ std::string shorten(const std::string& text, std::size_t max) {
   return std::string(cut(text, max)) + "…";
 }
 
-// Html{shorten(text, max)} without the copy.
+// Escaped{shorten(text, max)} without the copy.
 struct ShortHtml {
   std::string_view text;
   std::size_t max;
 };
 PageOut& operator<<(PageOut& out, ShortHtml s) {
   const std::string_view shown = cut(s.text, s.max);
-  out << Html{shown};
+  out << Escaped{shown};
   if (shown.size() < s.text.size()) out << "…";
   return out;
 }
@@ -85,10 +89,10 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"color-scheme\" content=\"light dark\">\n"
          "<meta name=\"referrer\" content=\"no-referrer\">\n"
-      << "<title>" << Html{title} << "</title>\n"
+      << "<title>" << Escaped{title} << "</title>\n"
       << "<link rel=\"icon\" href=\"data:,\">\n"
       << "<link rel=\"search\" type=\"application/opensearchdescription+xml\" title=\""
-      << Html{c.site_title} << "\" href=\"" << href(opensearch) << "\">\n"
+      << Escaped{c.site_title} << "\" href=\"" << href(opensearch) << "\">\n"
       << "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Atom feed of this search\" href=\""
       << href(atom) << "\">\n"
       << "<link rel=\"stylesheet\" href=\"?format=css&amp;v=" << style_version() << "\">\n"
@@ -99,10 +103,10 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
 void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   const WebQuery& w = c.query;
   out << "<header class=\"site\"><div class=\"wrap\">\n"
-      << "<a class=\"brand\" href=\"?\">" << Html{c.site_title} << "</a>\n"
+      << "<a class=\"brand\" href=\"?\">" << Escaped{c.site_title} << "</a>\n"
       << "<form class=\"search\" role=\"search\" method=\"get\">\n"
       << "<label for=\"q\">Search the blog archive</label>\n<div class=\"row\">"
-      << "<input type=\"search\" id=\"q\" name=\"q\" value=\"" << Html{w.q}
+      << "<input type=\"search\" id=\"q\" name=\"q\" value=\"" << Escaped{w.q}
       << "\" maxlength=\"" << RequestLimits{}.max_query_bytes
       << "\" autocomplete=\"off\" spellcheck=\"false\"" << (autofocus ? " autofocus" : "") << ">"
       << "<button type=\"submit\">Search</button></div>\n";
@@ -111,7 +115,7 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   for (const FacetInfo& f : kFacetTable)
     if (const auto* values = w.filter(f.kind))
       for (const auto& v : *values)
-        out << "<input type=\"hidden\" name=\"" << f.parameter << "\" value=\"" << Html{v} << "\">\n";
+        out << "<input type=\"hidden\" name=\"" << f.parameter << "\" value=\"" << Escaped{v} << "\">\n";
   out << "<details class=\"options\"" << (w.sort != "relevance" || !w.since.empty() || !w.until.empty() || w.n != 10 ? " open" : "")
       << "><summary>Options</summary><div class=\"opts\">\n"
       << "<label>Sort<select name=\"sort\">";
@@ -121,9 +125,9 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
     out << "<option value=\"" << value << "\"" << (w.sort == value ? " selected" : "") << ">" << label
         << "</option>";
   out << "</select></label>\n"
-      << "<label>Since<input name=\"since\" value=\"" << Html{w.since}
+      << "<label>Since<input name=\"since\" value=\"" << Escaped{w.since}
       << "\" placeholder=\"2026-01 or 6m\"></label>\n"
-      << "<label>Until<input name=\"until\" value=\"" << Html{w.until}
+      << "<label>Until<input name=\"until\" value=\"" << Escaped{w.until}
       << "\" placeholder=\"2026-12-31\"></label>\n"
       << "<label>Per page<select name=\"n\">";
   bool listed = false;
@@ -158,7 +162,8 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
   if (!chips.empty()) {
     out << "<ul class=\"filters\" aria-label=\"Active filters\">";
     for (const auto& [label, without] : chips)
-      out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << Html{label}
+      if (out.size() < kResultsBudget / 2)
+        out << "<li><a href=\"" << href(without) << "\" title=\"Remove this filter\">" << Escaped{label}
           << " <span aria-hidden=\"true\">×</span><span class=\"skip\"> (remove)</span></a></li>";
     out << "</ul>\n";
   }
@@ -166,7 +171,7 @@ void write_form(PageOut& out, const PageContext& c, bool autofocus) {
 }
 
 void write_notices(PageOut& out, const PageContext& c) {
-  for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << Html{n} << "</p>\n";
+  for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << Escaped{n} << "</p>\n";
 }
 
 void write_snippet(PageOut& out, const Hit& hit) {
@@ -179,8 +184,8 @@ void write_snippet(PageOut& out, const Hit& hit) {
     out << ShortHtml{hit.post->summary, 300};
   } else {
     for (const auto& part : hit.snippet) {
-      if (part.match) out << "<mark>" << Html{part.text} << "</mark>";
-      else out << Html{part.text};
+      if (part.match) out << "<mark>" << Escaped{part.text} << "</mark>";
+      else out << Escaped{part.text};
     }
   }
   out << "</p>\n";
@@ -191,8 +196,8 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   const std::string link = safe_http_url(p.link);
   const std::string_view title = p.title.empty() ? std::string_view("(untitled)") : p.title;
   out << "<li class=\"hit\"><article>\n<h2>";
-  if (!link.empty()) out << "<a href=\"" << Html{link} << "\">" << Html{title} << "</a>";
-  else out << Html{title};
+  if (!link.empty()) out << "<a href=\"" << Escaped{link} << "\">" << Escaped{title} << "</a>";
+  else out << Escaped{title};
   out << "</h2>\n<p class=\"meta\">";
   bool first = true;
   auto sep = [&out, &first]() {
@@ -201,25 +206,25 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   };
   if (const std::string_view day = day_of(p); !day.empty()) {
     sep();
-    out << "<time datetime=\"" << Html{day} << "\">" << Html{day} << "</time>";
+    out << "<time datetime=\"" << Escaped{day} << "\">" << Escaped{day} << "</time>";
   }
   if (!p.authors.empty()) {
     sep();
     out << "by ";
     for (std::size_t i = 0; i < p.authors.size(); ++i)
-      out << (i ? ", " : "") << Html{p.authors[i]};
+      out << (i ? ", " : "") << Escaped{p.authors[i]};
   }
   if (!p.categories.empty()) {
     sep();
     for (std::size_t i = 0; i < p.categories.size() && i < 6; ++i)
       out << (i ? ", " : "") << "<a href=\"" << RefinedLink{links, FacetKind::kCategory, p.categories[i]} << "\">"
-          << Html{p.categories[i]} << "</a>";
+          << Escaped{p.categories[i]} << "</a>";
     if (p.categories.size() > 6) out << ", …";
   }
   if (!p.feed_id.empty()) {
     sep();
     out << "<a href=\"" << RefinedLink{links, FacetKind::kFeed, p.feed_id} << "\">"
-        << Html{p.feed_title.empty() ? p.feed_id : p.feed_title} << "</a>";
+        << Escaped{p.feed_title.empty() ? p.feed_id : p.feed_title} << "</a>";
   }
   out << "</p>\n";
   write_snippet(out, hit);
@@ -316,9 +321,10 @@ void write_histogram(PageOut& out, const Facet& months, const Refinements& links
   out << "<section aria-labelledby=\"h-hist\"><h2 id=\"h-hist\">" << heading << "</h2>\n"
       << "<svg class=\"hist\" viewBox=\"0 0 " << width << " " << kHeight + 1
       << "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Matches per month, "
-      << Html{first_name} << " to " << Html{last_name} << "\">";
+      << Escaped{first_name} << " to " << Escaped{last_name} << "\">";
   out << "<line x1=\"0\" y1=\"" << kHeight << ".5\" x2=\"" << width << "\" y2=\"" << kHeight << ".5\"/>";
   for (const Bar& bar : bars) {
+    if (out.size() > kSidebarBudget) break;
     const FacetValue& v = *bar.value;
     const int h = std::max(2, static_cast<int>(static_cast<double>(v.count) * kHeight / top + 0.5));
     const int x = (bar.month - first) * (kBar + kGap);
@@ -342,10 +348,10 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
   const std::string_view name = facet_name(facet.kind);
   out << "<section aria-labelledby=\"h-" << name << "\"><h2 id=\"h-" << name << "\">" << heading
       << "</h2><ul>\n";
-  for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
+  for (std::size_t i = 0; i < facet.values.size() && i < max_values && out.size() < kSidebarBudget; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string& label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Html{label}
+    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Escaped{label}
         << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
         << (v.count == 1 ? " post" : " posts") << "\">" << Count{v.count} << "</span></a></li>\n";
   }
@@ -399,7 +405,7 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
   write_head(out, c, page_title(c));
   write_form(out, c, false);
   out << "<div class=\"wrap layout\">\n<main id=\"main\">\n"
-      << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + html_text(shorten(w.q, 200)) + "”")
+      << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + escape_markup(shorten(w.q, 200)) + "”")
       << "</h1>\n";
   write_notices(out, c);
   if (!r.suggestion.empty()) {
@@ -407,7 +413,7 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
     corrected.q = r.suggestion;
     corrected.page = 1;
     out << "<p class=\"suggest\">Did you mean <a href=\"" << href(corrected) << "\">"
-        << Html{r.suggestion} << "</a>?</p>\n";
+        << Escaped{r.suggestion} << "</a>?</p>\n";
   }
   out << "<p class=\"count\" role=\"status\">";
   if (r.hits.empty()) {
@@ -418,10 +424,21 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
         << Count{r.total.estimated};
   }
   out << " (" << std::llround(std::max(0.0, r.elapsed_ms)) << " ms)</p>\n";
+  if (r.partial)
+    out << "<p class=\"notice\" role=\"status\">The search ran out of time: the counts and the lists beside the results cover only "
+           "part of the matches.</p>\n";
   if (!r.hits.empty()) {
     out << "<ol class=\"hits\" start=\"" << r.offset + 1 << "\">\n";
-    for (const auto& hit : r.hits) write_hit(out, hit, links);
+    std::size_t shown = 0;
+    for (const auto& hit : r.hits) {
+      if (out.size() > kResultsBudget) break;
+      write_hit(out, hit, links);
+      ++shown;
+    }
     out << "</ol>\n";
+    if (shown < r.hits.size())
+      out << "<p class=\"notice\" role=\"status\">Only " << shown << " of the " << r.hits.size()
+          << " results fit on this page: ask for fewer per page.</p>\n";
   } else if (r.total.estimated == 0) {
     out << "<p>Try fewer or other words, or remove a filter.</p>\n";
   }
@@ -449,9 +466,10 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
   if (newest.hits.empty()) {
     out << "<p>Nothing is indexed yet.</p>\n";
   } else {
-    out << "<p class=\"count\">Newest post: " << Html{day_of(*newest.hits.front().post)} << "</p>\n"
+    out << "<p class=\"count\">Newest post: " << Escaped{day_of(*newest.hits.front().post)} << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
-    for (const auto& hit : newest.hits) write_hit(out, hit, links);
+    for (const auto& hit : newest.hits)
+      if (out.size() < kResultsBudget) write_hit(out, hit, links);
     out << "</ol>\n";
   }
   write_help(out);
@@ -473,12 +491,12 @@ void write_html_error(std::string& page, const PageError& e, const PageContext& 
   write_form(out, c, e.status == 400);
   out << "<div class=\"wrap\">\n<main id=\"main\" class=\"error\">\n<h1>" << heading << "</h1>\n";
   write_notices(out, c);
-  out << "<p role=\"alert\">" << Html{e.message} << "</p>\n";
+  out << "<p role=\"alert\">" << Escaped{e.message} << "</p>\n";
   if (!e.query.empty() && e.column > 0 && e.column <= e.query.size() + 1) {
     const std::size_t at = e.column - 1;
     const std::size_t len = std::min(e.length, e.query.size() - std::min(at, e.query.size()));
-    out << "<pre>" << Html{e.query.substr(0, at)} << "<mark>" << Html{e.query.substr(at, len)}
-        << "</mark>" << Html{e.query.substr(at + len)} << "</pre>\n";
+    out << "<pre>" << Escaped{e.query.substr(0, at)} << "<mark>" << Escaped{e.query.substr(at, len)}
+        << "</mark>" << Escaped{e.query.substr(at + len)} << "</pre>\n";
   }
   if (e.status == 400) write_help(out);
   out << "</main>\n</div>\n";

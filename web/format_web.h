@@ -21,6 +21,10 @@
 
 namespace blogsearch::web {
 
+// The most bytes of an HTML page (format_html.cc keeps to it whatever the
+// data, with a result model cut to output_caps.h's caps).
+inline constexpr std::size_t kPageBudget = 200 * 1024;
+
 // What a page knows besides the results.
 struct PageContext {
   WebQuery query;                    // the decoded request, for the form and links

@@ -4,7 +4,7 @@
 // write a page in about 1,500 pieces. std::ostream builds a sentry and makes
 // a virtual call for each, which was a tenth of a FastCGI request; PageOut
 // copies them into the string it is given. It takes strings, characters,
-// integers and Html (text escaped on the way, escape.h), and has no
+// integers and Escaped (text escaped on the way, escape.h), and has no
 // formatting state. Nothing here throws except std::bad_alloc.
 #pragma once
 
@@ -19,9 +19,9 @@
 
 namespace blogsearch::web {
 
-// Text to escape for HTML (text or a quoted attribute) as it is written:
-// `out << Html{title}` is `out << html_text(title)` without the copy.
-struct Html {
+// Text to escape (escape.h: escape_markup) as it is written:
+// `out << Escaped{title}` is `out << escape_markup(title)` without the copy.
+struct Escaped {
   std::string_view text;
 };
 
@@ -47,9 +47,9 @@ class PageOut {
   // grow (by doubling). The room is zero-filled first: no more than needed.
   static constexpr std::size_t kPageBytes = 20 * 1024;
 
-  PageOut& operator<<(Html h) {
-    room(h.text.size() * kHtmlBytesPerByte);
-    at_ = write_html(at_, h.text);
+  PageOut& operator<<(Escaped e) {
+    room(e.text.size() * kMarkupBytesPerByte);
+    at_ = write_escaped_markup(at_, e.text);
     return *this;
   }
   // Inlined, so that the length of a string literal is known where it is
@@ -76,6 +76,9 @@ class PageOut {
     at_ = std::to_chars(at_, at_ + kDigits, n).ptr;
     return *this;
   }
+
+  // Bytes written so far (of the whole string, what it held before too).
+  std::size_t size() const { return static_cast<std::size_t>(at_ - out_.data()); }
 
   // For a piece that is made in a std::string (the query string of a
   // link): make(s) appends it to an empty string, which is kept for the

@@ -1,0 +1,46 @@
+// query_bounds.h: what one search may cost, checked before it runs.
+//
+// A query is bounded as a whole, whatever its text: its length in bytes,
+// its number of words (the QueryParser's own time and memory grow with
+// them), and the words all its wildcards expand to together (each
+// expansion is a posting list the matcher opens: 333 wildcards of 1,000
+// words each were 2-4 s and 230 MB). The searcher (searcher.h) calls these
+// before it matches, and puts SearchBounds::time_limit_ms on the match.
+//
+// Each check throws QueryError (query_builder.h) with a message that says
+// what to change, and (for a wildcard) the column of the wildcard at which
+// the budget ran out.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <string>
+
+namespace blogsearch {
+
+struct SearchBounds {
+  std::size_t max_query_bytes = 4096;
+  unsigned max_words = 100;
+  // After this long the matcher stops counting beyond the page (counts and
+  // facets then cover only the documents seen: SearchResult::partial); 0
+  // for no limit. Xapian's Enquire::set_time_limit.
+  unsigned time_limit_ms = 50;
+};
+
+// The words of `text` as the bound counts them: runs of letters, digits
+// and non-ASCII characters but the operators AND, OR, NOT, XOR, NEAR and
+// ADJ (an upper bound of the terms the QueryParser makes of them).
+std::size_t count_query_words(const std::string& text);
+
+// Throws QueryError when `text` is longer than bounds.max_query_bytes or
+// has more than bounds.max_words words.
+void check_query_size(const std::string& text, const SearchBounds& bounds);
+
+// Throws QueryError when the wildcards of `query` (as parsed from `text`)
+// expand to more than `max_terms` terms of `db` together. Reads at most
+// max_terms + 1 terms of the database's term list.
+void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query, const std::string& text,
+                          Xapian::termcount max_terms);
+
+}  // namespace blogsearch
