@@ -62,6 +62,7 @@ PostTerms index_post(const Post& p, Xapian::TermGenerator& tg, SpellingCounts& s
   if (out.text.empty()) out.text = out.summary_text;
   tg.index_text(out.text);
   out.doc.add_value(schema::kSlotText, out.text);
+  if (const std::string t = schema::title_term(p.title); !t.empty()) out.doc.add_term(t);
   for (const auto& a : p.authors) out.doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
   for (const auto& c : p.categories) out.doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
   for (const auto& c : p.category_terms) out.doc.add_boolean_term(schema::exact_term(schema::kCategory, c));
