@@ -106,6 +106,9 @@ struct SearchResult {
   std::vector<Hit> hits;
   std::vector<Facet> facets;  // in the order asked for
   std::string suggestion;     // "did you mean" query; "" when none
+  // The query could not be parsed as written and uses no operator, so its
+  // words were searched: why (the syntax error). "" when it was parsed.
+  std::string searched_as_words;
   double elapsed_ms = 0;
 };
 
