@@ -123,6 +123,7 @@ Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& 
   collect_spelling(doc, spelling);
 
   doc.add_boolean_term(schema::id_term(in.id));
+  if (const std::string t = schema::title_term(c.title); !t.empty()) doc.add_term(t);
   for (const auto& a : c.authors) doc.add_boolean_term(schema::exact_term(schema::kAuthorExact, a));
   for (const auto& cat : c.categories) doc.add_boolean_term(schema::exact_term(schema::kCategory, cat));
   for (const auto& cat : c.category_terms) doc.add_boolean_term(schema::exact_term(schema::kCategory, cat));

@@ -44,6 +44,9 @@ inline constexpr const char* kDay = "D";              // D20260902
 inline constexpr const char* kMonth = "M";            // M202609
 inline constexpr const char* kYear = "Y";             // Y2026
 inline constexpr const char* kInFeed = "XINFEED";     // XINFEEDyes / XINFEEDno
+// The whole title, normalised (title_term below): a query that is a post's
+// exact title ranks that post first. wdf 1, no position.
+inline constexpr const char* kTitleExact = "XTITLE";
 
 // Body words carry no prefix; stemmed forms get Xapian's "Z" prefix.
 inline constexpr const char* kStemLanguage = "english";
@@ -157,6 +160,26 @@ inline std::string snapshot_key_prefix(std::string_view feed_id, std::int64_t ob
 }
 inline std::string snapshot_key(std::string_view feed_id, std::int64_t observed, std::string_view body_hash) {
   return snapshot_key_prefix(feed_id, observed).append(body_hash);
+}
+
+// The kTitleExact term of a title, or of a query typed as one: its words
+// (runs of Xapian word characters), lowercased, one space apart, so that
+// case, punctuation and quotes do not matter ("“Dark mode”!" is "dark
+// mode"). "" when the text has no word.
+inline std::string title_term(std::string_view title) {
+  std::string key;
+  bool in_word = false;
+  for (Xapian::Utf8Iterator it(title.data(), title.size()); it != Xapian::Utf8Iterator(); ++it) {
+    const unsigned ch = *it;
+    if (!Xapian::Unicode::is_wordchar(ch)) {
+      in_word = false;
+      continue;
+    }
+    if (!in_word && !key.empty()) key += ' ';
+    in_word = true;
+    Xapian::Unicode::append_utf8(key, Xapian::Unicode::tolower(ch));
+  }
+  return key.empty() ? key : make_term(kTitleExact, key);
 }
 
 inline std::string id_term(std::string_view post_id) { return make_term(kId, post_id); }

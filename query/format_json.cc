@@ -78,6 +78,8 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"results", std::move(results)},
       {"facets", std::move(facets)},
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
+      {"searched_as_words",
+       r.searched_as_words.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.searched_as_words)},
       {"elapsed_ms", r.elapsed_ms},
       {"partial", r.partial},
   };

@@ -215,6 +215,9 @@ int run(int argc, char** argv) {
     Searcher searcher(db_path);
     SearchResult result = searcher.search(request);
 
+    if (!result.searched_as_words.empty())
+      std::cerr << "blogsearch: note: the query could not be read as written (" << result.searched_as_words
+                << "), so its words were searched\n";
     if (count_only) {
       std::cout << result.total.estimated << "\n";
       return result.total.estimated ? kExitMatches : kExitNoMatches;

@@ -71,8 +71,12 @@ int days_in_month(int year, int month) {
 // QueryParser::parse_query leaks the parser's partly built terms (found by
 // fuzz/query_fuzz.cc), which would add up in a long-running FastCGI process.
 struct BadDate {
+  // Which part of a date: token `value` is, so that the caret can point at
+  // that token rather than at the first place the same digits occur.
+  enum Part { kValue, kRangeStart, kRangeEnd };
   std::string value;
   std::string detail;
+  Part part = kValue;
 };
 
 struct DateErrors {
@@ -84,6 +88,9 @@ struct DateErrors {
 };
 
 const char* const kDateFormats = "use YYYY, YYYY-MM or YYYY-MM-DD";
+
+// The weight per word of a query that is a post's exact title (see build).
+constexpr double kExactTitleWeight = 40;
 
 Xapian::Query published_between(std::optional<UnixTime> from, std::optional<UnixTime> to) {
   using Q = Xapian::Query;
@@ -107,15 +114,17 @@ class DateRangeProcessor : public Xapian::RangeProcessor {
     std::optional<UnixTime> from, to;
     if (!begin.empty()) {
       from = parse_date(begin, false);
-      if (!from) return errors_->record({begin, "'" + begin + "' is not a date (" + kDateFormats + ")"});
+      if (!from)
+        return errors_->record({begin, "'" + begin + "' is not a date (" + kDateFormats + ")", BadDate::kRangeStart});
     }
     if (!end.empty()) {
       to = parse_date(end, true);
-      if (!to) return errors_->record({end, "'" + end + "' is not a date (" + kDateFormats + ")"});
+      if (!to)
+        return errors_->record({end, "'" + end + "' is not a date (" + kDateFormats + ")", BadDate::kRangeEnd});
     }
     if (from && to && *from > *to)
       return errors_->record(
-          {begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts"});
+          {begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts", BadDate::kRangeStart});
     return published_between(from, to);
   }
 
@@ -220,7 +229,9 @@ std::optional<UnixTime> parse_date(const std::string& text, bool end_of_period) 
   } else {
     return std::nullopt;
   }
-  if (year < 1970 || (month && month > 12) || (s.size() > 4 && month < 1)) return std::nullopt;
+  // Posts older than 1970 exist (archives of old newsletters, posts dated
+  // by hand): timegm() gives their negative times.
+  if (year < 1 || (month && month > 12) || (s.size() > 4 && month < 1)) return std::nullopt;
   if (day && (day < 1 || day > days_in_month(year, month))) return std::nullopt;
   if (s.size() == 10 && day < 1) return std::nullopt;
 
@@ -334,6 +345,125 @@ bool is_plain_words(const std::vector<Token>& tokens) {
   return true;
 }
 
+// Text that may be a pasted title: no operator, +/- sign, field prefix or
+// wildcard (quotes, colons and parentheses are common in titles, "2025:
+// The year in LLMs", and are allowed).
+bool is_title_like(const std::vector<Token>& tokens) {
+  if (tokens.empty()) return false;
+  for (const auto& t : tokens) {
+    const std::string& w = t.text;
+    if (is_binary_op(w) || w == "NOT" || w[0] == '+' || w[0] == '-' || w.back() == '*')
+      return false;
+    const auto colon = w.find(':');
+    if (colon != std::string::npos && colon + 1 < w.size()) {
+      const std::string field = schema::lowercase_utf8(w.substr(w[0] == '"' ? 1 : 0, colon - (w[0] == '"' ? 1 : 0)));
+      if (field == "date") return false;
+      for (const auto& f : schema::kFieldPrefixes)
+        if (field == f.field) return false;
+    }
+  }
+  return true;
+}
+
+// A query that uses the query language on purpose: an operator or a
+// parenthesis. Its syntax errors are reported; any other text that Xapian
+// cannot parse (a pasted title such as "Wait...what?") is searched as words.
+bool uses_operators(const std::vector<Token>& tokens) {
+  for (const auto& t : tokens)
+    if (is_binary_op(t.text) || t.text == "NOT" || t.text == "(" || t.text == ")") return true;
+  return false;
+}
+
+// Every token is a negated word or phrase ("-python", "-python -rust"):
+// Xapian drops the negation when nothing is wanted, people mean "all posts
+// except".
+bool only_negations(const std::vector<Token>& tokens) {
+  if (tokens.empty()) return false;
+  for (const auto& t : tokens)
+    if (t.text.size() < 2 || t.text[0] != '-') return false;
+  return true;
+}
+
+// The query with the first letter of each word lowercased, except for the
+// operators. Xapian's QueryParser does not stem a capitalised word (it
+// takes it for a name), but phone keyboards capitalise the first word, and
+// a pasted title capitalises most: "Agents" must find what "agents" finds.
+// Every term is lowercased anyway, so nothing else changes.
+std::string lowercase_word_starts(const std::string& q, const std::vector<Token>& tokens) {
+  std::string out;
+  out.reserve(q.size());
+  std::size_t copied = 0;
+  auto word_char = [](unsigned ch) { return Xapian::Unicode::is_wordchar(ch); };
+  for (const auto& t : tokens) {
+    if (is_binary_op(t.text) || t.text == "NOT") continue;
+    out.append(q, copied, t.pos - copied);
+    copied = t.pos;
+    // A field name is kept as typed ("AUTHOR:writer").
+    std::string_view rest = t.text;
+    if (const auto colon = rest.find(':'); colon != std::string_view::npos) {
+      const std::string name = schema::lowercase_utf8(rest.substr(0, colon));
+      bool field = name == "date";
+      for (const auto& f : schema::kFieldPrefixes) field = field || name == f.field;
+      if (field) {
+        out.append(rest.substr(0, colon + 1));
+        rest.remove_prefix(colon + 1);
+      }
+    }
+    bool in_word = false;
+    for (Xapian::Utf8Iterator it(rest.data(), rest.size()); it != Xapian::Utf8Iterator(); ++it) {
+      const unsigned ch = *it;
+      // "A.I." stays: Xapian reads capitals with dots as one acronym ("ai").
+      Xapian::Utf8Iterator next = it;
+      const bool acronym = ++next != Xapian::Utf8Iterator() && *next == '.';
+      if (!in_word && !acronym && word_char(ch) &&
+          Xapian::Unicode::get_category(ch) == Xapian::Unicode::UPPERCASE_LETTER) {
+        Xapian::Unicode::append_utf8(out, Xapian::Unicode::tolower(ch));
+      } else {
+        Xapian::Unicode::append_utf8(out, ch);
+      }
+      in_word = word_char(ch);
+    }
+    copied = t.pos + t.text.size();
+  }
+  out.append(q, copied, std::string::npos);
+  return out;
+}
+
+// The text of a query that could not be parsed, as words only: runs of
+// dots (which Xapian reads as a range), quotes and parentheses become spaces.
+std::string as_words(const std::string& q) {
+  std::string out = q;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '"' || out[i] == '(' || out[i] == ')') out[i] = ' ';
+    if (out[i] == '.' && i + 1 < out.size() && out[i + 1] == '.') {
+      while (i < out.size() && out[i] == '.') out[i++] = ' ';
+      --i;
+    }
+  }
+  return out;
+}
+
+// Where in `q` the bad date value of a date: token is: the byte offset of
+// the value in the first date: token holding it in that place, else of its
+// first occurrence, else npos.
+std::size_t find_bad_date(const std::string& q, const BadDate& bad) {
+  for (const auto& t : tokenize(q)) {
+    if (t.text.size() < 5 || schema::lowercase_utf8(t.text.substr(0, 5)) != "date:") continue;
+    std::size_t at = 5;
+    if (bad.part == BadDate::kRangeEnd) {
+      at = t.text.find("..", 5);
+      if (at == std::string::npos) continue;
+      at += 2;
+      // Xapian passes the end with its "date:" when it was typed again.
+      if (t.text.size() >= at + 5 && schema::lowercase_utf8(t.text.substr(at, 5)) == "date:" &&
+          schema::lowercase_utf8(bad.value.substr(0, 5)) != "date:")
+        at += 5;
+    }
+    if (t.text.compare(at, bad.value.size(), bad.value) == 0) return t.pos + at;
+  }
+  return q.find(bad.value);
+}
+
 }  // namespace
 
 QueryError locate_syntax_error(const std::string& query, const std::string& xapian_message) {
@@ -436,29 +566,76 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
                      Xapian::QueryParser::FLAG_LOVEHATE | Xapian::QueryParser::FLAG_WILDCARD |
                      Xapian::QueryParser::FLAG_PURE_NOT;
     if (options.spelling) flags |= Xapian::QueryParser::FLAG_SPELLING_CORRECTION;
-    const std::string text = detach_stray_signs(options.text);
+    const std::string stray_free = detach_stray_signs(options.text);
+    const std::vector<Token> tokens = tokenize(stray_free);
+    const std::string text = lowercase_word_starts(stray_free, tokens);
+    bool plain = is_plain_words(tokens);
+    std::string words_text = text;  // the query's words, for the title boosts
     try {
       built.query = qp.parse_query(text, flags);
     } catch (const Xapian::QueryParserError& e) {
-      throw locate_syntax_error(options.text, e.get_msg());
+      if (uses_operators(tokens)) throw locate_syntax_error(options.text, e.get_msg());
+      words_text = as_words(text);
+      try {
+        built.query = qp.parse_query(words_text, flags & Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+      } catch (const Xapian::QueryParserError&) {
+        throw locate_syntax_error(options.text, e.get_msg());
+      }
+      built.as_words = locate_syntax_error(options.text, e.get_msg()).detail();
+      plain = true;
     }
     if (const auto& bad = date_errors.first) {
-      std::size_t at = options.text.find(bad->value);
+      std::size_t at = find_bad_date(options.text, *bad);
       throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,
                        bad->value.size());
     }
+    if (only_negations(tokens)) {
+      // Xapian joins "-a -b" into "a AND b" (the default operator): what is
+      // excluded is a post with any of them.
+      std::string wanted = stray_free;
+      for (auto t = tokens.rbegin(); t != tokens.rend(); ++t) wanted.erase(t->pos, 1);
+      wanted = lowercase_word_starts(wanted, tokenize(wanted));
+      qp.set_default_op(Xapian::Query::OP_OR);
+      Xapian::Query any = qp.parse_query(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+      qp.set_default_op(Xapian::Query::OP_AND);
+      built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, any);
+    }
+    built.unboosted = built.query;
+    const bool title_like = plain || is_title_like(tokens);
     // For plain words, posts whose title holds them in the typed order rank
     // higher: the difference between "datasette-llm 0.1a4" and
     // "datasette-llm-accountant 0.1a4", or "The state of React" and
     // "Persisting React State".
-    if (is_plain_words(tokenize(text))) {
-      const Xapian::Query title_phrase =
-          parser_->titles.parse_query("title:\"" + text + "\"", Xapian::QueryParser::FLAG_PHRASE);
-      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase);
+    if (title_like) {
+      std::string phrase = words_text;
+      for (char& c : phrase)
+        if (c == '"' || c == '(' || c == ')') c = ' ';
+      if (tokenize(phrase).size() >= 2) {
+        const Xapian::Query title_phrase =
+            parser_->titles.parse_query("title:\"" + phrase + "\"", Xapian::QueryParser::FLAG_PHRASE);
+        built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, title_phrase);
+      }
+    }
+    // A query that is a post's whole title brings that post first: a fixed
+    // weight, more than the words of a query of that length can weigh in
+    // any other post (BM25 gives a term at most about 2 * log(posts)), for
+    // the posts holding its kTitleExact term. "Api" otherwise loses to long
+    // posts that use the word often, and "Nix Remote Builders" to "Nix
+    // Remote Builders on non-standard OpenSSH ports". Posts sharing the
+    // title keep their order (BM25, then newest first).
+    if (title_like) {
+      const std::string term = schema::title_term(words_text);
+      if (!term.empty() && db_.term_exists(term)) {
+        const auto words = static_cast<double>(std::count(term.begin(), term.end(), ' ') + 1);
+        Xapian::Query boost(Xapian::Query::OP_FILTER,
+                            Xapian::Query((new Xapian::FixedWeightPostingSource(kExactTitleWeight * words))->release()),
+                            Xapian::Query(term));
+        built.query = Xapian::Query(Xapian::Query::OP_OR, built.query, boost);
+      }
     }
     if (options.spelling) {
       std::string corrected = qp.get_corrected_query_string();
-      if (corrected != options.text) built.suggestion = corrected;
+      if (!corrected.empty() && corrected != text && corrected != words_text) built.suggestion = corrected;
     }
   }
 

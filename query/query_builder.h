@@ -1,7 +1,7 @@
 // query_builder.h: turning what the user typed into a Xapian::Query.
 //
 // The query language is Xapian's QueryParser set up from schema.h: English
-// stemming, AND by default, OR/NOT/XOR/NEAR/ADJ (upper case only, so a
+// stemming (of capitalised words too), AND by default, OR/NOT/XOR/NEAR/ADJ (upper case only, so a
 // lowercase "or" stays a word), +term, -term, parentheses, "phrases", trailing
 // wildcards, the prefixes of schema::kFieldPrefixes (free text title: and
 // author:, exact and case-insensitive category:, feed:, site:) and dates
@@ -68,10 +68,20 @@ struct QueryOptions {
 struct BuiltQuery {
   Xapian::Query query;
   std::string suggestion;  // corrected query text; "" when none
+  // Why the query was searched as plain words: Xapian could not parse it
+  // ("Wait...what?") and it uses no operator, so its words were searched
+  // instead of reporting an error. "" when it was parsed as written.
+  std::string as_words;
+  // `query` without what ranks title matches higher (the match set is the
+  // same): what the recency boost of --sort recent is scaled to.
+  Xapian::Query unboosted;
 };
 
-// Parses and combines. Throws QueryError for syntax errors, bad dates and an
-// empty query without filters. Wildcard limits are only checked when the
+// Parses and combines. A word's first letter is lowercased so that
+// capitalised words are stemmed too; a query of negations only ("-python")
+// matches every post without them. Throws QueryError for syntax errors in a
+// query that uses operators or parentheses (others are searched as words,
+// see BuiltQuery::as_words), bad dates and an empty query without filters. Wildcard limits are only checked when the
 // query runs (Xapian::WildcardError; see searcher.h).
 BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options);
 

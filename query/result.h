@@ -71,6 +71,9 @@ struct SearchResult {
   // The match ran out of time (SearchBounds::time_limit_ms): the hits are
   // right, but counts and facets may cover only part of the matches.
   bool partial = false;
+  // The query could not be parsed as written and uses no operator, so its
+  // words were searched: why (the syntax error). "" when it was parsed.
+  std::string searched_as_words;
   double elapsed_ms = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string_view>
 
 #include "indexer/schema.h"
@@ -19,6 +20,14 @@ namespace {
 
 // Below this many matches a query may be misspelt (see search_once).
 constexpr Xapian::doccount kFewMatches = 20;
+// A word in no post, or in at most this many, may be a typo (one in two
+// posts, "htmx", "zed", is a word); a correction of a word in some posts
+// must be in kCorrectionFactor times as many.
+constexpr Xapian::doccount kRareWord = 1;
+constexpr Xapian::doccount kCorrectionFactor = 20;
+
+// Matches are counted exactly up to this many (Enquire's check_at_least).
+constexpr Xapian::doccount kExactCountBound = 1000;
 
 // A reindex that commits twice while we read makes Xapian throw
 // DatabaseModifiedError; a few retries always get a consistent revision.
@@ -30,6 +39,52 @@ constexpr int kMaxRetries = 5;
 // of the newest post is this share of the best BM25 weight.
 constexpr double kHalfLifeDays = 90;
 constexpr double kRecencyShare = 0.5;
+
+std::vector<std::string> split_spaces(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t b = s.find_first_not_of(" \t\n", i);
+    if (b == std::string::npos) break;
+    const std::size_t e = std::min(s.find_first_of(" \t\n", b), s.size());
+    out.push_back(s.substr(b, e - b));
+    i = e;
+  }
+  return out;
+}
+
+// The word of a query token: without +/-, a field name or quotes.
+std::string word_of(const std::string& token) {
+  std::string w = token;
+  if (auto colon = w.rfind(':'); colon != std::string::npos) w.erase(0, colon + 1);
+  while (!w.empty() && (w[0] == '+' || w[0] == '-' || w[0] == '"' || w[0] == '(')) w.erase(0, 1);
+  while (!w.empty() && (w.back() == '"' || w.back() == ')')) w.pop_back();
+  return schema::lowercase_utf8(w);
+}
+
+// Xapian's correction of `typed` keeping only the words worth correcting:
+// a word in at most kRareWord posts replaced by one in many times as many
+// ("wasm", in 15 posts, is not "was"; "pytroch", in none, is "pytorch").
+// Counts are of the word as typed (its unstemmed term).
+// "" when no word is left corrected.
+std::string confident_correction(const Xapian::Database& db, const std::string& typed,
+                                 const std::string& corrected) {
+  const std::vector<std::string> from = split_spaces(typed), to = split_spaces(corrected);
+  if (from.size() != to.size()) return {};
+  std::string out;
+  bool changed = false;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const std::string a = word_of(from[i]), b = word_of(to[i]);
+    bool take = false;
+    if (a != b && !a.empty() && !b.empty()) {
+      const Xapian::doccount fa = db.get_termfreq(a), fb = db.get_termfreq(b);
+      take = fa <= kRareWord && fb >= std::max<Xapian::doccount>(1, kCorrectionFactor * fa);
+    }
+    changed = changed || take;
+    out += (i ? " " : "") + (take ? to[i] : from[i]);
+  }
+  return changed ? out : std::string();
+}
 
 std::string create_hint(const std::string& path) {
   return "create it with: blogsearch-index add --db " + path + " data/";
@@ -199,6 +254,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   };
   BuiltQuery built = build(typed);
   check_wildcard_total(db_, built.query, request.query.text, request.query.max_wildcard_expansion);
+  result.searched_as_words = built.as_words;
 
   std::vector<std::string> prefixes;
   for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
@@ -223,7 +279,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     case SortOrder::kRecent: {
       // The boost is scaled to this query's best weight so that it shifts
       // the order by a similar amount for rare and common words alike.
-      enquire.set_query(query);
+      enquire.set_query(built.unboosted.empty() ? query : built.unboosted);
       Xapian::MSet best = enquire.get_mset(0, 1);
       double top = best.empty() ? 0 : best.begin().get_weight();
       double reference = Xapian::sortable_unserialise(db_.get_value_upper_bound(schema::kSlotPublished));
@@ -237,15 +293,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.parsed_query = query.get_description();
   if (!prefixes.empty()) enquire.add_matchspy(&spy);
 
+  // Counts are exact up to kExactCountBound matches (facets and --count:
+  // always), "about" only past it.
   const Xapian::doccount check_at_least =
-      (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : 0;
+      (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : kExactCountBound;
+  // offset + limit must not wrap around (--offset 4294967295).
+  const Xapian::doccount limit =
+      std::min<Xapian::doccount>(request.limit, std::numeric_limits<Xapian::doccount>::max() - request.offset);
   // The time limit ends only the counting past the page (check_at_least);
   // a match that took the whole limit may have been cut short.
   const double time_limit = request.bounds.time_limit_ms / 1000.0;
   if (time_limit > 0) enquire.set_time_limit(time_limit);
   const auto match_start = std::chrono::steady_clock::now();
-  Xapian::MSet mset = enquire.get_mset(request.offset, request.limit, check_at_least);
-  result.partial = time_limit > 0 && check_at_least > request.offset + request.limit &&
+  Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
+  result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   result.total.estimated = mset.get_matches_estimated();
   result.total.lower = mset.get_matches_lower_bound();
@@ -292,7 +353,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // whole search, and the correction could find at most every document.
   if (request.query.spelling && result.total.estimated < kFewMatches &&
       result.total.estimated <= db_.get_doccount() / 10)
-    result.suggestion = build_query(with_spelling_data(), request.query).suggestion;
+    result.suggestion = confident_correction(
+        db_, request.query.text, build_query(with_spelling_data(), request.query).suggestion);
   if (!result.suggestion.empty()) {
     QueryOptions corrected = request.query;
     corrected.text = result.suggestion;

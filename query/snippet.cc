@@ -86,6 +86,45 @@ bool starts_with_at(std::string_view text, std::size_t pos, std::string_view nee
   return true;
 }
 
+// Bytes of the word character at `i` of `s` (0 when none), with ASCII
+// letters, digits and other ASCII bytes needing no decoding.
+std::size_t word_char_fast(std::string_view s, std::size_t i) {
+  const char c = s[i];
+  if (is_ascii_alnum(c)) return 1;
+  if (static_cast<unsigned char>(c) < 0x80 && c != '\'') return 0;
+  return word_char_at(s, i);
+}
+
+// Whether `word` matches: a query word, a word starting with a wildcard's
+// letters, or a word with a query stem. Most words start with a letter no
+// query word, stem or prefix starts with: those are passed over without
+// being lowercased.
+bool word_matches(std::string_view word, const SnippetTerms& terms, const Xapian::Stem& stem) {
+  if (word.empty() || !terms.starts[static_cast<unsigned char>(word[0])]) return false;
+  // A match (a query word, a prefix, or a word sharing at least the first
+  // two letters of a stem: stem_keeps) starts with one of terms.pairs; a
+  // word of two ASCII letters or more is checked for that before it is
+  // lowercased.
+  if (!terms.no_pairs && word.size() >= 2 && static_cast<unsigned char>(word[0]) < 0x80 &&
+      static_cast<unsigned char>(word[1]) < 0x80) {
+    const char two[2] = {ascii_lower(word[0]), ascii_lower(word[1])};
+    if (std::none_of(terms.pairs.begin(), terms.pairs.end(),
+                     [&two](const std::string& p) { return p[0] == two[0] && p[1] == two[1]; }))
+      return false;
+  }
+  const std::string lower = lowercase(word);
+  if (terms.words.count(lower)) return true;
+  for (const auto& p : terms.prefixes)
+    if (lower.compare(0, p.size(), p) == 0) return true;
+  for (const auto& s : terms.stems) {
+    if (lower.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) != 0) continue;
+    auto known = terms.stemmed.find(lower);
+    if (known == terms.stemmed.end()) known = terms.stemmed.emplace(lower, terms.stems.count(stem(lower)) > 0).first;
+    return known->second;
+  }
+  return false;
+}
+
 struct Occurrence {
   std::size_t pos;
   std::size_t needle;
@@ -95,7 +134,8 @@ struct Occurrence {
 // (npos when none occurs). Needles are found where they start a word, in
 // text order: one memchr stream per first letter (both cases), merged, so
 // the scan stops as soon as a passage holds every needle.
-std::size_t densest(std::string_view text, const std::vector<std::string>& needles, std::size_t length) {
+std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_t length, const Xapian::Stem& stem) {
+  const std::vector<std::string>& needles = terms.needles;
   struct Stream {
     char letter;
     std::size_t next;
@@ -119,10 +159,21 @@ std::size_t densest(std::string_view text, const std::vector<std::string>& needl
     const std::size_t pos = s->next;
     s->next = text.find(s->letter, pos + 1);
     if (pos > 0 && (is_ascii_alnum(text[pos - 1]) || static_cast<unsigned char>(text[pos - 1]) >= 0x80)) continue;
+    std::size_t word_end = pos;  // found at the first needle that starts here
+    bool confirmed = false;
     for (std::size_t n = 0; n < needles.size(); ++n) {
       if (ascii_lower(text[pos]) != needles[n][0] || per_needle[n] >= kMaxHitsPerNeedle ||
           !starts_with_at(text, pos, needles[n]))
         continue;
+      // A needle is where a match may start ("priva" for the stem
+      // "privaci" of "privacy"): the word is a match if it matches as
+      // make_snippet marks it.
+      if (word_end == pos) {
+        std::size_t k = 0;
+        while (word_end < text.size() && (k = word_char_fast(text, word_end)) > 0) word_end += k;
+        confirmed = word_matches(text.substr(pos, word_end - pos), terms, stem);
+      }
+      if (!confirmed) break;
       ++per_needle[n];
       found.push_back({pos, n});
       if (in_window[n]++ == 0) ++distinct;
@@ -141,8 +192,10 @@ std::size_t densest(std::string_view text, const std::vector<std::string>& needl
 // start of the UTF-8 character it falls in.
 std::size_t snap_back(std::string_view text, std::size_t pos) {
   if (pos == 0 || pos >= text.size()) return std::min(pos, text.size());
-  for (std::size_t at = pos; at > 0 && pos - at < kMaxSnap; --at)
+  for (std::size_t at = pos; pos - at < kMaxSnap; --at) {
+    if (at == 0) return 0;  // the text's first word: from its start
     if (is_space(text[at - 1])) return at;
+  }
   while (pos > 0 && is_continuation(text[pos])) --pos;
   return pos;
 }
@@ -159,15 +212,17 @@ struct TextWindow {
   std::size_t end = 0;
 };
 
-TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length);
-
 // The needles to look for: distinct, and none that starts with another
-// (where "datasette" occurs, its stem "datasett" does too).
+// (where "datasette" occurs, its stem "datasett" does too). A stem is
+// looked for by the letters a word that has it starts with (stem_keeps:
+// "priva" for "privaci", the stem of "privacy").
 std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
   std::vector<std::string> all;
-  for (const auto* set : {&terms.words, &terms.stems, &terms.prefixes})
+  for (const auto* set : {&terms.words, &terms.prefixes})
     for (const auto& n : *set)
       if (!n.empty()) all.push_back(n);
+  for (const auto& n : terms.stems)
+    if (!n.empty()) all.push_back(n.substr(0, std::min(n.size(), stem_keeps(n))));
   std::sort(all.begin(), all.end());  // a needle sorts right before those it starts
   std::vector<std::string> needles;
   for (auto& n : all)
@@ -220,11 +275,12 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
 
 namespace {
 
-TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length) {
+TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length,
+                          const Xapian::Stem& stem) {
   std::size_t begin = 0;
   bool to_end = false;
   if (text.size() > length) {
-    const std::size_t at = densest(text, terms.needles, length);
+    const std::size_t at = densest(text, terms, length, stem);
     if (at != std::string_view::npos) {
       std::size_t lead = length * kLeadPercent / 100;
       begin = at > lead ? at - lead : 0;
@@ -250,46 +306,14 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
                                       std::size_t length, const Xapian::Stem& stem) {
   std::vector<SnippetPart> parts;
   parts.reserve(16);  // plain text and matches alternate: enough for most
-  const TextWindow w = snippet_window(text, terms, std::max<std::size_t>(length, 1));
+  const TextWindow w = snippet_window(text, terms, std::max<std::size_t>(length, 1), stem);
   if (w.end <= w.begin) return parts;
   const std::string_view passage = text.substr(w.begin, w.end - w.begin);
 
-  // Most words start with a letter no query word, stem or prefix starts
-  // with: those are passed over without being lowercased.
-  auto matches = [&](std::string_view word) {
-    if (!terms.starts[static_cast<unsigned char>(word[0])]) return false;
-    // A match (a query word, a prefix, or a word sharing at least the first
-    // two letters of a stem: stem_keeps) starts with one of terms.pairs; a
-    // word of two ASCII letters or more is checked for that before it is
-    // lowercased.
-    if (!terms.no_pairs && word.size() >= 2 && static_cast<unsigned char>(word[0]) < 0x80 &&
-        static_cast<unsigned char>(word[1]) < 0x80) {
-      const char two[2] = {ascii_lower(word[0]), ascii_lower(word[1])};
-      if (std::none_of(terms.pairs.begin(), terms.pairs.end(),
-                       [&two](const std::string& p) { return p[0] == two[0] && p[1] == two[1]; }))
-        return false;
-    }
-    const std::string lower = lowercase(word);
-    if (terms.words.count(lower)) return true;
-    for (const auto& p : terms.prefixes)
-      if (lower.compare(0, p.size(), p) == 0) return true;
-    for (const auto& s : terms.stems) {
-      if (lower.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) != 0) continue;
-      auto known = terms.stemmed.find(lower);
-      if (known == terms.stemmed.end()) known = terms.stemmed.emplace(lower, terms.stems.count(stem(lower)) > 0).first;
-      return known->second;
-    }
-    return false;
-  };
+  auto matches = [&](std::string_view word) { return word_matches(word, terms, stem); };
 
   if (w.begin > 0) add_part(parts, kOmit, false);
-  // ASCII letters, digits and other ASCII bytes need no decoding.
-  auto word_char = [&passage](std::size_t i) -> std::size_t {
-    const char c = passage[i];
-    if (is_ascii_alnum(c)) return 1;
-    if (static_cast<unsigned char>(c) < 0x80 && c != '\'') return 0;
-    return word_char_at(passage, i);
-  };
+  auto word_char = [&passage](std::size_t i) { return word_char_fast(passage, i); };
   // Only bytes that could start a matching word are looked at (an ASCII
   // letter or digit a needle starts with, or any non-ASCII character:
   // terms.starts), and only where a word starts (the character before is

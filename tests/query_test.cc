@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -109,6 +110,7 @@ void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
       {"history", nlohmann::json::array()},
   };
   doc.add_value(schema::kSlotRecord, data.dump());
+  if (const std::string t = schema::title_term(p.title); !t.empty()) doc.add_term(t);
   const std::string q = schema::id_term(p.id);
   doc.add_boolean_term(q);
   doc.add_value(schema::kSlotFacets, schema::facet_value(doc, p.authors, p.categories));
@@ -203,9 +205,15 @@ TEST(QueryDates, PeriodsStartAndEnd) {
 
 TEST(QueryDates, RejectsWhatIsNotACalendarDate) {
   for (const char* bad : {"2026-13", "2026-00", "2026-02-29", "2026-04-31", "2026-9", "26-09-01",
-                          "2026/09/01", "", "yesterday", "2026-09-01T10:00", "1969"})
+                          "2026/09/01", "", "yesterday", "2026-09-01T10:00", "0000"})
     EXPECT_FALSE(parse_date(bad, false)) << bad;
   EXPECT_TRUE(parse_date("2024-02-29", false));
+}
+
+TEST(QueryDates, YearsBefore1970) {
+  EXPECT_EQ(*parse_date("1969", false), -365 * 86400);
+  EXPECT_EQ(*parse_date("1969-12-31", true), -1);
+  EXPECT_EQ(*parse_date("1900-03", false), *parse_date("1900-02", true) + 1);
 }
 
 TEST(QueryDates, RelativeAges) {
@@ -575,6 +583,173 @@ TEST_F(SearcherTest, SpellingSuggestion) {
   EXPECT_TRUE(run("distributed training").suggestion.empty());
   // A correction that finds nothing either is not offered.
   EXPECT_TRUE(run("distribted trainng qqzzxxvv").suggestion.empty());
+}
+
+// A database of its own posts, for tests whose posts would change what the
+// shared fixture's tests expect.
+class OwnDatabase {
+ public:
+  explicit OwnDatabase(const std::vector<TestPost>& posts) {
+    char tmpl[] = "/tmp/query_test_own.XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    Xapian::WritableDatabase db(path(), Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (const auto& p : posts) add_post(db, p);
+    db.commit();
+  }
+  ~OwnDatabase() { fs::remove_all(dir_); }
+  std::string path() const { return dir_ + "/db"; }
+  SearchResult run(const std::string& text, SearchRequest request = {}) const {
+    request.query.text = text;
+    return Searcher(path()).search(request);
+  }
+  std::vector<std::string> ids(const std::string& text, SearchRequest request = {}) const {
+    std::vector<std::string> out;
+    for (const auto& hit : run(text, request).hits) out.push_back(hit.post->id);
+    return out;
+  }
+
+ private:
+  std::string dir_;
+};
+
+TEST_F(SearcherTest, CapitalisedWordsAreStemmed) {
+  // A phone keyboard capitalises the first word; a pasted title most words.
+  EXPECT_EQ(id_set("Compiles"), id_set("compiles"));
+  EXPECT_EQ(id_set("Compiles"), (Ids{"compile", "kernels-body", "go"}));
+  EXPECT_EQ(id_set("Compiling Kernels"), id_set("compiling kernels"));
+  EXPECT_EQ(id_set("Generics OR Community"), (Ids{"go", "conference"}));
+  // Operators stay operators, phrases stay exact.
+  EXPECT_EQ(id_set("Kernels NOT Training"), (Ids{"compile", "kernels-body", "go", "unicode"}));
+  EXPECT_EQ(id_set("\"Distributed Data Parallel\""), Ids{"near"});
+  EXPECT_EQ(id_set("\"Distributed Data Parallels\""), Ids{});
+}
+
+TEST_F(SearcherTest, OnlyNegationsMeanAllPostsExcept) {
+  Ids all;
+  for (const auto& p : test_posts()) all.insert(p.id);
+  SearchRequest r;
+  r.limit = 100;
+  Ids without = all;
+  for (const auto& id : id_set("kernels", r)) without.erase(id);
+  EXPECT_EQ(id_set("-kernels", r), without);
+  EXPECT_EQ(id_set("-kernels", r), id_set("NOT kernels", r));
+  for (const auto& id : id_set("election", r)) without.erase(id);
+  EXPECT_EQ(id_set("-kernels -election", r), without);
+  EXPECT_EQ(id_set("-kernels -election", r), (Ids{"near"}));
+  EXPECT_EQ(run("-kernels", r).total.estimated, without.size() + 2);  // + the two election posts
+}
+
+TEST_F(SearcherTest, UnparsableTextWithoutOperatorsIsSearchedAsWords) {
+  // Xapian reads "..." as a range; a pasted title must still search.
+  for (const char* q : {"Compiling models... with torch", "Models...compiling?", "compiling.. models"}) {
+    SearchResult res;
+    ASSERT_NO_THROW(res = run(q)) << q;
+    EXPECT_FALSE(res.searched_as_words.empty()) << q;
+    ASSERT_FALSE(res.hits.empty()) << q;
+    EXPECT_EQ(res.hits[0].post->id, "compile") << q;
+    const auto json = result_to_json(res, JsonOptions{});
+    EXPECT_EQ(json["searched_as_words"], res.searched_as_words);
+  }
+  EXPECT_TRUE(run("compiling models").searched_as_words.empty());
+  EXPECT_TRUE(result_to_json(run("compiling models"), JsonOptions{})["searched_as_words"].is_null());
+  // With an operator the error and its caret stay.
+  try {
+    run("kernels... AND");
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(e.column(), 12u) << e.what();
+  }
+}
+
+TEST_F(SearcherTest, BadDateCaretPointsAtTheBadToken) {
+  // The "9" of "2019" comes first in the text; the caret marks the range's end.
+  struct Case {
+    const char* query;
+    std::size_t column;
+  } cases[] = {{"kernels 2019 date:2026..9", 25}, {"9 date:9", 8}, {"2026-13 date:2026-13..", 14},
+               {"x date:2026..date:13", 14}};
+  for (const auto& c : cases) {
+    try {
+      run(c.query);
+      ADD_FAILURE() << c.query << ": no error";
+    } catch (const QueryError& e) {
+      EXPECT_EQ(e.column(), c.column) << c.query << ": " << e.what();
+    }
+  }
+}
+
+TEST_F(SearcherTest, HugeOffsetsDoNotWrap) {
+  SearchRequest r;
+  r.offset = std::numeric_limits<unsigned>::max();
+  SearchResult res;
+  ASSERT_NO_THROW(res = run("kernels", r));
+  EXPECT_TRUE(res.hits.empty());
+  EXPECT_EQ(res.total.estimated, 6u);
+  std::ostringstream text;
+  write_text(text, res, TextStyle{false});
+  EXPECT_NE(text.str().find("none from 4,294,967,296"), std::string::npos) << text.str();
+}
+
+TEST_F(SearcherTest, CountsAreExactUpToTheBound) {
+  // Not "about 1" with --limit 1: a few matches are counted, not estimated.
+  SearchRequest r;
+  r.limit = 1;
+  for (const char* q : {"kernels", "\"distributed training\"", "kernels -training", "date:2026"}) {
+    const auto res = run(q, r);
+    EXPECT_TRUE(res.total.exact()) << q;
+    r.limit = 100;
+    EXPECT_EQ(res.total.estimated, run(q, r).hits.size()) << q;
+    r.limit = 1;
+  }
+  std::ostringstream text;
+  write_text(text, run("kernels", r), TextStyle{false});
+  EXPECT_EQ(text.str().find("About"), std::string::npos) << text.str();
+}
+
+TEST(SearcherRanking, ExactTitleRanksItsPostFirst) {
+  std::string often;
+  for (int i = 0; i < 40; ++i) often += "the api returns the api key of the api user; ";
+  std::vector<TestPost> posts = {
+      {"api", "Api", "A short post about an interface.", {"A"}, {}, "x", "", at("2020-01-01")},
+      {"api-long", "Designing an API", often, {"B"}, {}, "x", "", at("2021-01-01")},
+      {"api-new", "Api keys", often, {"C"}, {}, "x", "", at("2022-01-01")},
+      {"nix", "Nix Remote Builders", "Build on other machines.", {"D"}, {}, "x", "", at("2020-01-01")},
+      {"nix-ssh", "Nix Remote Builders on non-standard OpenSSH ports",
+       "Nix remote builders, remote builders of Nix, over OpenSSH.", {"D"}, {}, "x", "", at("2022-01-01")},
+      {"dots", "Wait...what?", "A post with dots in its title.", {"E"}, {}, "x", "", at("2020-01-01")},
+      {"wait", "Waiting for what", "wait what wait what wait what", {"E"}, {}, "x", "", at("2022-01-01")},
+  };
+  OwnDatabase db(posts);
+  EXPECT_EQ(db.ids("Api")[0], "api");
+  EXPECT_EQ(db.ids("api")[0], "api");
+  EXPECT_EQ(db.ids("Nix Remote Builders")[0], "nix");
+  EXPECT_EQ(db.ids("nix remote builders")[0], "nix");
+  EXPECT_EQ(db.ids("Wait...what?")[0], "dots");
+  EXPECT_EQ(db.ids("“Nix Remote Builders”")[0], "nix");
+  // The boost ranks, it does not match: "-api" still excludes, and syntax
+  // (a field, a sign) means the query is not a pasted title.
+  EXPECT_EQ(db.ids("-api").size(), 4u);
+  EXPECT_EQ(db.ids("+Api")[0], "api-new");
+  // The recency boost is scaled to the query's words, not to the title boost.
+  SearchRequest recent;
+  recent.sort = SortOrder::kRecent;
+  EXPECT_EQ(db.ids("Api", recent)[0], "api");
+}
+
+TEST(SearcherSpelling, RareValidWordsAreNotCorrected) {
+  std::vector<TestPost> posts;
+  for (int i = 0; i < 30; ++i)
+    posts.push_back({"html" + std::to_string(i), "Post " + std::to_string(i), "html markup and css", {"A"}, {},
+                     "x", "", at("2020-01-01") + i});
+  posts.push_back({"htmx1", "One", "htmx swaps html", {"A"}, {}, "x", "", at("2021-01-01")});
+  posts.push_back({"htmx2", "Two", "htmx again", {"A"}, {}, "x", "", at("2021-01-02")});
+  posts.push_back({"typo", "Three", "a htnl typo", {"A"}, {}, "x", "", at("2021-01-03")});
+  OwnDatabase db(posts);
+  EXPECT_EQ(db.run("htmx").suggestion, "");   // in two posts: a word, not a typo
+  EXPECT_EQ(db.run("htnl").suggestion, "html");  // in one post, html in thirty
+  EXPECT_EQ(db.run("htmlx").suggestion, "html");  // in none
+  EXPECT_EQ(db.run("htmx htmlx").suggestion, "htmx html");  // only the typo is corrected
 }
 
 // ---- caches of a long-running searcher --------------------------------------

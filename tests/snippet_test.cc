@@ -113,6 +113,31 @@ TEST(Snippet, PrefersThePlaceWithMoreDifferentWords) {
   EXPECT_NE(joined(parts).find("alpha and beta together"), std::string::npos) << joined(parts);
 }
 
+TEST(Snippet, FindsWordsWhoseStemIsNotTheirStart) {
+  // "privacy" stems to "privaci", "happiness" to "happi": neither stem
+  // occurs in the text as written, the passage must still be found.
+  for (const char* q : {"privacy", "happiness", "Privacy", "happy"}) {
+    const std::string word = std::string(q) == "happy" ? "happiness" : q;
+    std::string text = filler(200) + "a paragraph on " + word + " and more " + filler(200);
+    auto parts = make_snippet(text, terms_for(q == std::string("Privacy") ? "privacy" : q), 120, kStem);
+    EXPECT_EQ(marked(parts).size(), 1u) << q << ": " << joined(parts);
+  }
+  std::string text = filler(200) + "Whining, speedy privacy. " + filler(200);
+  auto parts = make_snippet(text, terms_for("whine speedy privacy"), 120, kStem);
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"Whining", "speedy", "privacy"})) << joined(parts);
+}
+
+TEST(Snippet, NeverStartsInsideTheFirstWord) {
+  // The lead before the match (a fifth of the length) would start two
+  // bytes into "Following".
+  std::string text = "Following up on wanted things, here is the rest " + filler(20);
+  const std::size_t length = 70;
+  auto parts = make_snippet(text, terms_for("wanted"), length, kStem);
+  std::string s = joined(parts);
+  EXPECT_EQ(s.rfind("Following", 0), 0u) << s;
+  EXPECT_EQ(marked(parts), (std::vector<std::string>{"wanted"})) << s;
+}
+
 TEST(Snippet, WithoutAMatchShowsTheStart) {
   std::string text = "The opening words of the post. " + filler(100);
   auto parts = make_snippet(text, terms_for("absent"), 100, kStem);

@@ -408,6 +408,9 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
       << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + escape_markup(shorten(w.q, 200)) + "”")
       << "</h1>\n";
   write_notices(out, c);
+  if (!r.searched_as_words.empty())
+    out << "<p class=\"notice\">The query could not be read as written (" << Html{r.searched_as_words}
+        << "), so its words were searched.</p>\n";
   if (!r.suggestion.empty()) {
     WebQuery corrected = w;
     corrected.q = r.suggestion;
