@@ -29,8 +29,13 @@ std::string label_from_post(const Xapian::Database& db, const std::string& term,
   return "";
 }
 
-std::string title_of_feed(const Xapian::Database& db, const std::string& feed_id) {
-  auto meta = nlohmann::json::parse(db.get_metadata(schema::kMetaFeedPrefix + feed_id), nullptr, false);
+// A combined database reads metadata from its first shard only: the title
+// comes from the first shard that has the feed's metadata.
+std::string title_of_feed(const std::vector<Xapian::Database>& shards, const std::string& feed_id) {
+  std::string json;
+  for (const auto& shard : shards)
+    if (json = shard.get_metadata(schema::kMetaFeedPrefix + feed_id); !json.empty()) break;
+  auto meta = nlohmann::json::parse(json, nullptr, false);
   if (meta.is_object()) {
     auto t = meta.find("title");
     if (t != meta.end() && t->is_string() && !t->get<std::string>().empty()) return t->get<std::string>();
@@ -50,7 +55,7 @@ FacetSpy::FacetSpy(std::vector<std::string> prefixes)
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
-FacetTable::FacetTable(const Xapian::Database& db) {
+FacetTable::FacetTable(const Xapian::Database& db, const std::vector<Xapian::Database>& shards) {
   offsets_.assign(db.get_lastdocid() + 2, 0);
   std::unordered_map<std::string, std::uint32_t> numbers;  // encoded pair -> its number
   Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
@@ -82,7 +87,7 @@ FacetTable::FacetTable(const Xapian::Database& db) {
   for (const Pair& p : pairs_)
     if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
       const std::string id = p.term.substr(feed_prefix.size());
-      feed_titles_.emplace(id, title_of_feed(db, id));
+      feed_titles_.emplace(id, title_of_feed(shards, id));
     }
 }
 
@@ -140,6 +145,20 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
     const Xapian::doccount n = by_value[*o.second].n;
     schema::for_each_facet_term(*o.second, [&](std::string_view term, std::string_view label) { add(term, label, n); });
   }
+  terms_from_counts();
+}
+
+void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
+  if (prefixes_.empty()) return;
+  for (auto v = values.values_begin(); v != values.values_end(); ++v) {
+    const std::string value = *v;
+    const Xapian::doccount n = v.get_termfreq();
+    schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) { add(term, label, n); });
+  }
+  terms_from_counts();
+}
+
+void FacetSpy::terms_from_counts() {
   for (std::size_t i = 0; i < prefixes_.size(); ++i)
     for (const auto& entry : counts_[i]) {
       auto label = labels_[i].find(entry.first);
@@ -177,8 +196,8 @@ void FacetSpy::count_from_table(const FacetTable& table) {
   }
 }
 
-Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<TermCount>& terms, unsigned limit,
-                 const FacetTable* table) {
+Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>& shards, FacetKind kind,
+                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table) {
   Facet facet{kind, {}};
   const std::string prefix = facet_info(kind).prefix;
   // `terms` is in term order: months newest first are its end read
@@ -202,7 +221,7 @@ Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<T
       v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
       v.label = v.value;
     } else if (kind == FacetKind::kFeed) {
-      v.label = table ? table->feed_title(v.value) : title_of_feed(db, v.value);
+      v.label = table ? table->feed_title(v.value) : title_of_feed(shards, v.value);
     } else {
       v.label = item->label ? *item->label : label_from_post(db, term, prefix, kind == FacetKind::kAuthor);
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);

@@ -1,7 +1,13 @@
 // searcher.h: running searches and look-ups over a blogsearch database.
 //
 // A Searcher opens the database read-only and answers SearchRequests with
-// the one result model of result.h. It is the library behind the CLI and the
+// the one result model of result.h. The database may be a stub listing
+// shards, local or served by xapian-tcpsrv (shards.h): results, feed titles,
+// facets and spelling are those of all shards together. Over remote shards
+// `--sort recent` is refused (xapian-tcpsrv cannot run blogsearch's own
+// recency boost), and a shard that stops answering fails the search with
+// DatabaseUnavailable naming the remote shards after the time limit of
+// SearcherOptions::shards: results are never silently partial. It is the library behind the CLI and the
 // CGI: it prints nothing, reads no environment and never exits.
 //
 // Failures:
@@ -26,6 +32,7 @@
 
 #include "query/query_builder.h"
 #include "query/result.h"
+#include "query/shards.h"
 
 namespace blogsearch {
 
@@ -77,6 +84,8 @@ struct SearcherOptions {
   // to sort by (sort_keys.h), and a set-up QueryBuilder. 0, for one search
   // per process: read what each search needs.
   std::size_t cache_bytes = 0;
+  // Time limits for shards served by xapian-tcpsrv (shards.h).
+  ShardOptions shards;
 };
 
 class Searcher {
@@ -105,10 +114,14 @@ class Searcher {
   SearchResult search_once(const SearchRequest& request);
   std::optional<PostRecord> find_post_once(const std::string& id_or_url);
   Xapian::Database with_spelling_data() const;
+  std::string shard_failure(const Xapian::NetworkError& e) const;
+
+  void open();
 
   std::string path_;
   SearcherOptions options_;
-  Xapian::Database db_;
+  ShardSet shards_;
+  Xapian::Database db_;  // shards_.all
   // What is kept of db_'s revision (SearcherOptions::cache_bytes), made at
   // the first search; reopen() drops it.
   struct Kept;
