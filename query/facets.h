@@ -89,6 +89,9 @@ class FacetSpy : public Xapian::MatchSpy {
   // posts write one category or author in different ways. Call once.
   void count_values(const Xapian::ValueCountMatchSpy& values);
 
+  // How many matches it was shown.
+  Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()); }
+
   // The terms of the i-th prefix that some match carries, in byte order.
   const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
 
@@ -104,6 +107,13 @@ class FacetSpy : public Xapian::MatchSpy {
   void terms_from_counts();
   void add(std::string_view term, std::string_view label, Xapian::doccount n);
 };
+
+// `query` restricted to about one document in `stride` (by a hash of its id
+// in each shard, the same ones every time): a sample of the matches spread
+// over the whole database, found at about the cost of the sample (the
+// filter skips ahead in the query's posting lists). Local databases only: it
+// is a posting source of blogsearch's own.
+Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride);
 
 // The `limit` biggest values of one facet (months: the newest) from its
 // terms (FacetSpy::terms), with the labels as the feeds wrote them: a

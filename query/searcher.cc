@@ -275,8 +275,14 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     else if (!shards_.remote) enquire.add_matchspy(&values);
   }
 
-  const Xapian::doccount check_at_least =
-      (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : 0;
+  // Facets need every match seen, up to the bound: past it they are
+  // counted over a sample (below), so that their cost stops growing with
+  // the match set.
+  const Xapian::doccount doccount = db_.get_doccount();
+  const bool bounded = !prefixes.empty() && !shards_.remote && request.facet_bound > 0;
+  Xapian::doccount check_at_least = 0;
+  if (request.exact_count || (!prefixes.empty() && !bounded)) check_at_least = doccount;
+  else if (bounded) check_at_least = std::min<Xapian::doccount>(doccount, request.facet_bound + 1);
   Xapian::MSet mset = enquire.get_mset(request.offset, request.limit, check_at_least);
   if (count_values && shards_.remote && !prefixes.empty()) {
     Xapian::Enquire count(db_);
@@ -342,14 +348,35 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
+  // More matches than the bound: count one post in `stride` (by docid),
+  // about facet_bound of them, and multiply.
+  FacetSpy sample_spy(prefixes);
+  Xapian::ValueCountMatchSpy sample_values(schema::kSlotFacets);
+  const bool sample = bounded && mset.get_matches_lower_bound() > request.facet_bound;
+  if (sample) {
+    const Xapian::doccount matches = std::max(mset.get_matches_estimated(), mset.get_matches_lower_bound());
+    const auto stride = static_cast<unsigned>((matches + request.facet_bound - 1) / request.facet_bound);
+    Xapian::Enquire sampling(db_);
+    sampling.set_query(sampled(query, stride));
+    if (count_values) sampling.add_matchspy(&sample_values);
+    else sampling.add_matchspy(&sample_spy);
+    sampling.get_mset(0, 0, doccount);
+    result.facet_counting.estimated = true;
+    result.facet_counting.stride = stride;
+    result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
+  }
+  FacetSpy& counted = sample ? sample_spy : spy;
   if (kept && !count_values && !prefixes.empty() && !kept->facets)
     kept->facets = std::make_unique<FacetTable>(db_, shards_.shards);
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
-  if (count_values) spy.count_values(values);
-  else spy.count(db_, table);
-  for (std::size_t i = 0; i < request.facets.size(); ++i)
-    result.facets.push_back(
-        make_facet(db_, shards_.shards, request.facets[i], spy.terms(i), request.facet_limit, table));
+  if (count_values) counted.count_values(sample ? sample_values : values);
+  else counted.count(db_, table);
+  if (!prefixes.empty() && !sample) result.facet_counting.sampled = result.total.estimated;
+  for (std::size_t i = 0; i < request.facets.size(); ++i) {
+    Facet facet = make_facet(db_, shards_.shards, request.facets[i], counted.terms(i), request.facet_limit, table);
+    for (FacetValue& v : facet.values) v.count *= result.facet_counting.stride;
+    result.facets.push_back(std::move(facet));
+  }
   return result;
 }
 

@@ -58,6 +58,8 @@ enum class SortOrder {
 std::optional<SortOrder> parse_sort_order(const std::string& name);
 const char* sort_order_name(SortOrder order);
 
+inline constexpr Xapian::doccount kFacetBound = 10000;
+
 struct SearchRequest {
   QueryOptions query;
   SortOrder sort = SortOrder::kRelevance;
@@ -68,6 +70,12 @@ struct SearchRequest {
   // its `facet_limit` biggest values (months: the newest).
   std::vector<FacetKind> facets;
   unsigned facet_limit = 10;
+  // Facets are counted over every match up to this many matches; past it,
+  // over a sample of about this many (one post in k, facets.h: sampled()),
+  // the counts multiplied by k and marked as estimates
+  // (SearchResult::facet_counting). Over remote shards counts are always
+  // exact: xapian-tcpsrv cannot run the sampling posting source.
+  Xapian::doccount facet_bound = kFacetBound;
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
   bool with_text = false;  // fill each hit's post.text
