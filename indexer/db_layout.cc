@@ -23,8 +23,38 @@ constexpr const char* kGenPrefix = "gen-";
 
 bool has_generations(const std::string& path) { return fs::is_regular_file(fs::path(path) / kStub); }
 
+namespace {
+
+// Writes `text` to DIR/`name` by a rename, so that a reader sees the old
+// stub or the new one.
+void write_stub(const fs::path& dir, const char* name, const std::string& text) {
+  fs::path stub = dir / name, tmp = stub;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text << '\n';
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, stub, ec);
+  if (ec) throw std::runtime_error("cannot switch " + stub.string() + ": " + ec.message());
+}
+
+}  // namespace
+
 void create_database_layout(const std::string& path) {
   std::error_code ec;
+  if (has_generations(path) && !fs::exists(fs::path(path) / schema::kSpellingStubFile, ec)) {
+    const std::string live = schema::live_generation(path);
+    // Best effort: a database on a read-only disk is refused by the writer
+    // with its own message, and only replication needs this stub.
+    try {
+      if (!live.empty()) write_stub(path, schema::kSpellingStubFile, "auto " + live + "/spelling");
+    } catch (const std::runtime_error&) {
+    }
+    return;
+  }
   if (fs::exists(path, ec) && !(fs::is_directory(path, ec) && fs::is_empty(path, ec))) return;
   fs::create_directories(path, ec);
   if (ec) throw std::runtime_error("cannot create database directory " + path + ": " + ec.message());
@@ -45,17 +75,9 @@ std::string new_generation(const std::string& path) {
 }
 
 void switch_generation(const std::string& path, const std::string& generation) {
-  fs::path stub = fs::path(path) / kStub, tmp = stub;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << "auto " << fs::path(generation).filename().string() << '\n';
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, stub, ec);
-  if (ec) throw std::runtime_error("cannot switch " + stub.string() + ": " + ec.message());
+  const std::string name = fs::path(generation).filename().string();
+  write_stub(path, schema::kSpellingStubFile, "auto " + name + "/spelling");
+  write_stub(path, kStub, "auto " + name);
 }
 
 void remove_stale_generations(const std::string& path) {

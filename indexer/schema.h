@@ -244,6 +244,9 @@ inline std::string resolve_db_path(const std::string& from_option) {
 
 // A database directory's stub file (db_layout.h) names its live generation.
 inline constexpr const char* kStubFile = "XAPIANDB";
+// Beside it, a stub naming the live generation's spelling database, so that
+// a read replica of it (xapian-replicate) has a name that outlives rebuilds.
+inline constexpr const char* kSpellingStubFile = "SPELLINGDB";
 
 // The generation the stub in `db_path` names ("auto gen-..."); "" when there
 // is no stub or it names anything but a directory beside it. Never throws

@@ -28,13 +28,69 @@ std::string label_from_post(const Xapian::Database& db, const std::string& term,
   return "";
 }
 
-std::string title_of_feed(const Xapian::Database& db, const std::string& feed_id) {
-  const FeedMeta meta = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + feed_id), feed_id);
+// A combined database reads metadata from its first shard only: the title
+// comes from the first shard that has the feed's metadata.
+std::string title_of_feed(const std::vector<Xapian::Database>& shards, const std::string& feed_id) {
+  std::string json;
+  for (const auto& shard : shards)
+    if (json = shard.get_metadata(schema::kMetaFeedPrefix + feed_id); !json.empty()) break;
+  const FeedMeta meta = decode_feed_meta(json, feed_id);
   if (!meta.title.empty()) return meta.title;
   return feed_id;
 }
 
 }  // namespace
+
+namespace {
+
+// Yields about one docid in `stride` of a shard, with no weight: those
+// whose hash is a multiple of it. Every k-th docid would be cheaper still,
+// but alias with anything periodic in the order posts were indexed in.
+// Stepping through the docids costs a hash each, far less than a match.
+// Xapian clones it for each shard and inits it with that shard.
+class SampleSource : public Xapian::PostingSource {
+ public:
+  explicit SampleSource(Xapian::docid stride) : stride_(stride) {}
+  void init(const Xapian::Database& db) override {
+    last_ = db.get_lastdocid();
+    did_ = 0;
+    set_maxweight(0);
+  }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  Xapian::doccount get_termfreq_est() const override { return last_ / stride_; }
+  Xapian::doccount get_termfreq_max() const override { return last_; }
+  void next(double) override { advance(did_ + 1); }
+  void skip_to(Xapian::docid did, double) override {
+    if (did_ < did) advance(did);
+  }
+  bool at_end() const override { return did_ > last_; }
+  Xapian::docid get_docid() const override { return did_; }
+  SampleSource* clone() const override { return new SampleSource(stride_); }
+  std::string name() const override { return "blogsearch::SampleSource"; }
+
+ private:
+  static std::uint32_t mix(std::uint32_t x) {  // MurmurHash3's finaliser
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    x *= 0xc2b2ae35u;
+    return x ^ (x >> 16);
+  }
+  void advance(Xapian::docid from) {
+    for (did_ = from; did_ <= last_ && mix(did_) % stride_ != 0; ++did_) {
+    }
+  }
+
+  Xapian::docid stride_;
+  Xapian::docid last_ = 0;
+  Xapian::docid did_ = 0;
+};
+
+}  // namespace
+
+Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride) {
+  return Xapian::Query(Xapian::Query::OP_FILTER, query, Xapian::Query((new SampleSource(stride))->release()));
+}
 
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
     : prefixes_(std::move(prefixes)),
@@ -46,7 +102,7 @@ FacetSpy::FacetSpy(std::vector<std::string> prefixes)
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
-FacetTable::FacetTable(const Xapian::Database& db) {
+FacetTable::FacetTable(const Xapian::Database& db, const std::vector<Xapian::Database>& shards) {
   offsets_.assign(db.get_lastdocid() + 2, 0);
   std::unordered_map<std::string, std::uint32_t> numbers;  // encoded pair -> its number
   Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
@@ -78,7 +134,7 @@ FacetTable::FacetTable(const Xapian::Database& db) {
   for (const Pair& p : pairs_)
     if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
       const std::string id = p.term.substr(feed_prefix.size());
-      feed_titles_.emplace(id, title_of_feed(db, id));
+      feed_titles_.emplace(id, title_of_feed(shards, id));
     }
 }
 
@@ -136,6 +192,20 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
     const Xapian::doccount n = by_value[*o.second].n;
     schema::for_each_facet_term(*o.second, [&](std::string_view term, std::string_view label) { add(term, label, n); });
   }
+  terms_from_counts();
+}
+
+void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
+  if (prefixes_.empty()) return;
+  for (auto v = values.values_begin(); v != values.values_end(); ++v) {
+    const std::string value = *v;
+    const Xapian::doccount n = v.get_termfreq();
+    schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) { add(term, label, n); });
+  }
+  terms_from_counts();
+}
+
+void FacetSpy::terms_from_counts() {
   for (std::size_t i = 0; i < prefixes_.size(); ++i)
     for (const auto& entry : counts_[i]) {
       auto label = labels_[i].find(entry.first);
@@ -173,8 +243,8 @@ void FacetSpy::count_from_table(const FacetTable& table) {
   }
 }
 
-Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<TermCount>& terms, unsigned limit,
-                 const FacetTable* table) {
+Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>& shards, FacetKind kind,
+                 const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table) {
   Facet facet{kind, {}};
   const std::string prefix = facet_info(kind).prefix;
   // `terms` is in term order: months newest first are its end read
@@ -198,7 +268,7 @@ Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<T
       v.value = v.value.substr(0, 4) + "-" + v.value.substr(4);
       v.label = v.value;
     } else if (kind == FacetKind::kFeed) {
-      v.label = table ? table->feed_title(v.value) : title_of_feed(db, v.value);
+      v.label = table ? table->feed_title(v.value) : title_of_feed(shards, v.value);
     } else {
       v.label = item->label ? *item->label : label_from_post(db, term, prefix, kind == FacetKind::kAuthor);
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);

@@ -30,11 +30,12 @@ namespace blogsearch {
 
 // The kSlotFacets values of every document of one database revision, in
 // memory: each distinct (term, label) pair once, and per docid the numbers
-// of its pairs; and the title of every feed. The owner drops it when it
-// opens the database again. The constructor throws Xapian errors.
+// of its pairs; and the title of every feed, from the metadata of the first
+// of `shards` (the parts of `db`, searcher.h) that has it. The owner drops
+// it when it opens the database again. The constructor throws Xapian errors.
 class FacetTable {
  public:
-  explicit FacetTable(const Xapian::Database& db);
+  FacetTable(const Xapian::Database& db, const std::vector<Xapian::Database>& shards);
 
   struct Pair {
     std::string term;
@@ -80,6 +81,17 @@ class FacetSpy : public Xapian::MatchSpy {
   // then points into it), else from the database.
   void count(const Xapian::Database& db, const FacetTable* table = nullptr);
 
+  // Counts instead from what a Xapian::ValueCountMatchSpy on
+  // schema::kSlotFacets counted over the matches: the way for remote
+  // shards, where xapian-tcpsrv runs only Xapian's own match spies. The
+  // counts are count()'s; a term's label is the first in byte order of the
+  // values that hold one, not the lowest docid's, which differs only where
+  // posts write one category or author in different ways. Call once.
+  void count_values(const Xapian::ValueCountMatchSpy& values);
+
+  // How many matches it was shown.
+  Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()); }
+
   // The terms of the i-th prefix that some match carries, in byte order.
   const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
 
@@ -92,15 +104,24 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<std::map<std::string, std::string>> labels_;
 
   void count_from_table(const FacetTable& table);
+  void terms_from_counts();
   void add(std::string_view term, std::string_view label, Xapian::doccount n);
 };
+
+// `query` restricted to about one document in `stride` (by a hash of its id
+// in each shard, the same ones every time): a sample of the matches spread
+// over the whole database, found at about the cost of the sample (the
+// filter skips ahead in the query's posting lists). Local databases only: it
+// is a posting source of blogsearch's own.
+Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride);
 
 // The `limit` biggest values of one facet (months: the newest) from its
 // terms (FacetSpy::terms), with the labels as the feeds wrote them: a
 // term's own label, else the one in the first post that carries it. Feed
 // titles come from `table` when given (the same revision as `db`), else
-// from the database.
-Facet make_facet(const Xapian::Database& db, FacetKind kind, const std::vector<TermCount>& terms, unsigned limit,
+// from the metadata of the first of `shards` (the parts of `db`) that has it.
+Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>& shards, FacetKind kind,
+                 const std::vector<TermCount>& terms, unsigned limit,
                  const FacetTable* table = nullptr);
 
 }  // namespace blogsearch

@@ -77,6 +77,11 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"limit", r.limit},
       {"results", std::move(results)},
       {"facets", std::move(facets)},
+      // Past SearchRequest::facet_bound matches the counts are estimates.
+      {"facet_counts",
+       {{"estimated", r.facet_counting.estimated},
+        {"sample_stride", r.facet_counting.stride},
+        {"sampled", r.facet_counting.sampled}}},
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
       {"searched_as_words",
        r.searched_as_words.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.searched_as_words)},

@@ -123,6 +123,9 @@ void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style
       out << "\n";
     }
   }
+  if (!r.facets.empty() && r.facet_counting.estimated)
+    out << "\nFacet counts are estimates: " << r.facet_counting.sampled << " matches counted, one in "
+        << r.facet_counting.stride << ".\n";
   for (const auto& facet : r.facets) {
     out << "\n" << facet_name(facet.kind) << ":\n";
     if (facet.values.empty()) out << "  (none)\n";

@@ -57,12 +57,22 @@ struct Facet {
   std::vector<FacetValue> values;
 };
 
+// How the facet counts were made: over every match (exact), or, past
+// SearchRequest::facet_bound matches, over the matches among one post in
+// `stride` (a fixed hash sample), multiplied by `stride` (estimates).
+struct FacetCounting {
+  bool estimated = false;
+  unsigned stride = 1;          // 1 when exact
+  Xapian::doccount sampled = 0;  // matches counted
+};
+
 struct SearchResult {
   std::string query;         // the query text as given
   std::string parsed_query;  // Xapian's description of the parsed query
   std::string sort;          // "relevance", "date" or "recent"
   bool reverse = false;
   MatchCount total;
+  FacetCounting facet_counting;
   unsigned offset = 0;
   unsigned limit = 0;
   std::vector<Hit> hits;

@@ -134,17 +134,22 @@ const char* sort_order_name(SortOrder order) {
   return "relevance";
 }
 
+// Over remote shards nothing is kept that reads every document (sort keys,
+// the facet table): each read would be a round trip to a shard, and
+// xapian-tcpsrv runs no KeyMaker of ours anyway.
 struct Searcher::Kept {
-  Kept(const Xapian::Database& db, std::size_t bytes) : docs(bytes), keys(db), builder(db) {}
+  Kept(const Xapian::Database& db, std::size_t bytes, bool remote) : docs(bytes), builder(db) {
+    if (!remote) keys.emplace(db);
+  }
   DocCache docs;
-  PublishedKeys keys;
+  std::optional<PublishedKeys> keys;
   QueryBuilder builder;
   std::unique_ptr<FacetTable> facets;  // made at the first search with facets
 };
 
 Searcher::Kept* Searcher::kept() {
   if (options_.cache_bytes == 0) return nullptr;
-  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes);
+  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote);
   return kept_.get();
 }
 
@@ -153,36 +158,53 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
   if (::stat(path.c_str(), &st) != 0)
     throw DatabaseUnavailable("no database at " + path + "; " + create_hint(path));
   try {
-    db_ = Xapian::Database(path);
+    open();
+  } catch (const ShardError& e) {
+    throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.what());
   } catch (const Xapian::Error& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.get_msg() + "; " +
                               create_hint(path));
   }
-  std::string version = db_.get_metadata(schema::kMetaSchemaVersion);
-  if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
-    throw SchemaMismatch("the database at " + path + " has schema version " + version +
-                         ", this blogsearch reads version " + std::to_string(schema::kSchemaVersion) +
-                         "; rebuild it from the snapshot archive (blogsearch-index rebuild --db " + path +
-                         "), or remove it and " + create_hint(path));
+  for (std::size_t i = 0; i < shards_.shards.size(); ++i) {
+    std::string version;
+    try {
+      version = shards_.shards[i].get_metadata(schema::kMetaSchemaVersion);
+    } catch (const Xapian::Error& e) {
+      throw DatabaseUnavailable("cannot read the shard " + shards_.names[i] + " of " + path + ": " + e.get_msg());
+    }
+    const std::string where = shards_.shards.size() == 1 ? path : "the shard " + shards_.names[i] + " of " + path;
+    if (!version.empty() && version != std::to_string(schema::kSchemaVersion))
+      throw SchemaMismatch("the database at " + where + " has schema version " + version +
+                           ", this blogsearch reads version " + std::to_string(schema::kSchemaVersion) +
+                           "; rebuild it from the snapshot archive (blogsearch-index rebuild --db " + path +
+                           "), or remove it and " + create_hint(path));
+  }
+}
+
+void Searcher::open() {
+  shards_ = open_shards(path_, options_.shards);
+  db_ = shards_.all;
 }
 
 Searcher::~Searcher() = default;
 
-// The spelling data is a database of its own (schema::spelling_db_path);
-// combined with the documents' (which holds it in databases written before
-// it moved), Xapian consults both. Without it, the documents' database alone.
+// The spelling data is a database of its own (schema::spelling_db_path),
+// one per shard (shards.h: spelling_paths); combined with the documents'
+// (which holds it in databases written before it moved), Xapian consults
+// them all and adds up each word's frequency. Without any, the documents'
+// database alone.
 Xapian::Database Searcher::with_spelling_data() const {
-  const std::string spelling = schema::spelling_db_path(path_);
-  struct stat st {};
-  if (::stat(spelling.c_str(), &st) != 0) return db_;
-  try {
-    Xapian::Database both;
-    both.add_database(db_);
-    both.add_database(Xapian::Database(spelling));
-    return both;
-  } catch (const Xapian::DatabaseOpeningError&) {
-    return db_;  // replaced by a rebuild just now: no suggestion is lost for long
+  if (shards_.spelling_paths.empty()) return db_;
+  Xapian::Database all;
+  all.add_database(db_);
+  for (const auto& spelling : shards_.spelling_paths) {
+    try {
+      all.add_database(Xapian::Database(spelling));
+    } catch (const Xapian::DatabaseOpeningError&) {
+      // replaced by a rebuild just now: no suggestion is lost for long
+    }
   }
+  return all;
 }
 
 void Searcher::reopen() {
@@ -190,7 +212,9 @@ void Searcher::reopen() {
   // XAPIANDB stub to a new generation after `blogsearch-index` rebuilt.
   kept_.reset();
   try {
-    db_ = Xapian::Database(path_);
+    open();
+  } catch (const ShardError& e) {
+    throw DatabaseUnavailable("cannot reopen the database at " + path_ + ": " + e.what());
   } catch (const Xapian::Error& e) {
     throw DatabaseUnavailable("cannot reopen the database at " + path_ + ": " + e.get_msg());
   }
@@ -203,6 +227,9 @@ SearchResult Searcher::search(const SearchRequest& request) {
   if (request.reverse && request.sort != SortOrder::kDate)
     throw QueryError("--reverse only applies to --sort date");
   check_query_size(request.query.text, request.bounds);
+  if (request.sort == SortOrder::kRecent && shards_.remote)
+    throw QueryError("--sort recent is not available over remote shards (xapian-tcpsrv cannot run its "
+                     "recency boost); use --sort relevance or --sort date");
 
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
@@ -230,6 +257,8 @@ SearchResult Searcher::search(const SearchRequest& request) {
                        text, at == std::string::npos ? 0 : at + 1, pattern.size());
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    } catch (const Xapian::NetworkError& e) {
+      throw DatabaseUnavailable(shard_failure(e));
     } catch (const Xapian::Error& e) {
       throw std::runtime_error("search failed on " + path_ + ": " + e.get_type() + ": " + e.get_msg());
     }
@@ -259,13 +288,21 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   std::vector<std::string> prefixes;
   for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
   FacetSpy spy(prefixes);
+  // Over several shards the facet values are counted by Xapian's own
+  // ValueCountMatchSpy: xapian-tcpsrv runs no other, and FacetSpy's
+  // skip_to through a combined value stream miscounts (Xapian 1.4.22).
+  // Over remote shards it counts in a pass of its own in relevance order:
+  // with a sort by value, 1.4.22's remote matcher shows the spy some
+  // documents twice.
+  const bool count_values = shards_.shards.size() > 1;
+  Xapian::ValueCountMatchSpy values(schema::kSlotFacets);
 
   Xapian::Enquire enquire(db_);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
   Xapian::Query query = built.query;
   // Ties (every match of a pure filter weighs 0) go newest first.
   auto relevance_then_newest = [&] {
-    if (kept) enquire.set_sort_by_relevance_then_key(&kept->keys, true);
+    if (kept && kept->keys) enquire.set_sort_by_relevance_then_key(&*kept->keys, true);
     else enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
   };
   switch (request.sort) {
@@ -273,7 +310,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       relevance_then_newest();
       break;
     case SortOrder::kDate:
-      if (kept) enquire.set_sort_by_key_then_relevance(&kept->keys, !request.reverse);
+      if (kept && kept->keys) enquire.set_sort_by_key_then_relevance(&*kept->keys, !request.reverse);
       else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
       break;
     case SortOrder::kRecent: {
@@ -291,12 +328,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   }
   enquire.set_query(query);
   result.parsed_query = query.get_description();
-  if (!prefixes.empty()) enquire.add_matchspy(&spy);
+  if (!prefixes.empty()) {
+    if (!count_values) enquire.add_matchspy(&spy);
+    else if (!shards_.remote) enquire.add_matchspy(&values);
+  }
 
-  // Counts are exact up to kExactCountBound matches (facets and --count:
-  // always), "about" only past it.
-  const Xapian::doccount check_at_least =
-      (!prefixes.empty() || request.exact_count) ? db_.get_doccount() : kExactCountBound;
+  // Counts are exact up to kExactCountBound matches (--count: always),
+  // "about" only past it. Facets need every match seen, up to their bound:
+  // past it they are counted over a sample (below), so that their cost
+  // stops growing with the match set.
+  const Xapian::doccount doccount = db_.get_doccount();
+  const bool bounded = !prefixes.empty() && !shards_.remote && request.facet_bound > 0;
+  Xapian::doccount check_at_least = kExactCountBound;
+  if (request.exact_count || (!prefixes.empty() && !bounded)) check_at_least = doccount;
+  else if (bounded) check_at_least = std::max<Xapian::doccount>(kExactCountBound, std::min<Xapian::doccount>(doccount, request.facet_bound + 1));
   // offset + limit must not wrap around (--offset 4294967295).
   const Xapian::doccount limit =
       std::min<Xapian::doccount>(request.limit, std::numeric_limits<Xapian::doccount>::max() - request.offset);
@@ -308,6 +353,12 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
   result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
+  if (count_values && shards_.remote && !prefixes.empty()) {
+    Xapian::Enquire count(db_);
+    count.set_query(query);
+    count.add_matchspy(&values);
+    count.get_mset(0, 0, check_at_least);
+  }
   result.total.estimated = mset.get_matches_estimated();
   result.total.lower = mset.get_matches_lower_bound();
   result.total.upper = mset.get_matches_upper_bound();
@@ -367,11 +418,35 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
-  if (kept && !prefixes.empty() && !kept->facets) kept->facets = std::make_unique<FacetTable>(db_);
+  // More matches than the bound: count one post in `stride` (by docid),
+  // about facet_bound of them, and multiply.
+  FacetSpy sample_spy(prefixes);
+  Xapian::ValueCountMatchSpy sample_values(schema::kSlotFacets);
+  const bool sample = bounded && mset.get_matches_lower_bound() > request.facet_bound;
+  if (sample) {
+    const Xapian::doccount matches = std::max(mset.get_matches_estimated(), mset.get_matches_lower_bound());
+    const auto stride = static_cast<unsigned>((matches + request.facet_bound - 1) / request.facet_bound);
+    Xapian::Enquire sampling(db_);
+    sampling.set_query(sampled(query, stride));
+    if (count_values) sampling.add_matchspy(&sample_values);
+    else sampling.add_matchspy(&sample_spy);
+    sampling.get_mset(0, 0, doccount);
+    result.facet_counting.estimated = true;
+    result.facet_counting.stride = stride;
+    result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
+  }
+  FacetSpy& counted = sample ? sample_spy : spy;
+  if (kept && !count_values && !prefixes.empty() && !kept->facets)
+    kept->facets = std::make_unique<FacetTable>(db_, shards_.shards);
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
-  spy.count(db_, table);
-  for (std::size_t i = 0; i < request.facets.size(); ++i)
-    result.facets.push_back(make_facet(db_, request.facets[i], spy.terms(i), request.facet_limit, table));
+  if (count_values) counted.count_values(sample ? sample_values : values);
+  else counted.count(db_, table);
+  if (!prefixes.empty() && !sample) result.facet_counting.sampled = result.total.estimated;
+  for (std::size_t i = 0; i < request.facets.size(); ++i) {
+    Facet facet = make_facet(db_, shards_.shards, request.facets[i], counted.terms(i), request.facet_limit, table);
+    for (FacetValue& v : facet.values) v.count *= result.facet_counting.stride;
+    result.facets.push_back(std::move(facet));
+  }
   return result;
 }
 
@@ -383,10 +458,17 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
       if (attempt >= kMaxRetries)
         throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
       reopen();
+    } catch (const Xapian::NetworkError& e) {
+      throw DatabaseUnavailable(shard_failure(e));
     } catch (const Xapian::Error& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     }
   }
+}
+
+std::string Searcher::shard_failure(const Xapian::NetworkError& e) const {
+  return "a shard of " + path_ + " did not answer (remote shards: " + remote_shard_names(shards_) +
+         "): " + e.get_msg();
 }
 
 std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url) {

@@ -1,7 +1,13 @@
 // searcher.h: running searches and look-ups over a blogsearch database.
 //
 // A Searcher opens the database read-only and answers SearchRequests with
-// the one result model of result.h. It is the library behind the CLI and the
+// the one result model of result.h. The database may be a stub listing
+// shards, local or served by xapian-tcpsrv (shards.h): results, feed titles,
+// facets and spelling are those of all shards together. Over remote shards
+// `--sort recent` is refused (xapian-tcpsrv cannot run blogsearch's own
+// recency boost), and a shard that stops answering fails the search with
+// DatabaseUnavailable naming the remote shards after the time limit of
+// SearcherOptions::shards: results are never silently partial. It is the library behind the CLI and the
 // CGI: it prints nothing, reads no environment and never exits.
 //
 // Failures:
@@ -27,6 +33,7 @@
 #include "query/query_bounds.h"
 #include "query/query_builder.h"
 #include "query/result.h"
+#include "query/shards.h"
 
 namespace blogsearch {
 
@@ -52,6 +59,8 @@ enum class SortOrder {
 std::optional<SortOrder> parse_sort_order(const std::string& name);
 const char* sort_order_name(SortOrder order);
 
+inline constexpr Xapian::doccount kFacetBound = 10000;
+
 struct SearchRequest {
   QueryOptions query;
   SortOrder sort = SortOrder::kRelevance;
@@ -62,6 +71,12 @@ struct SearchRequest {
   // its `facet_limit` biggest values (months: the newest).
   std::vector<FacetKind> facets;
   unsigned facet_limit = 10;
+  // Facets are counted over every match up to this many matches; past it,
+  // over a sample of about this many (one post in k, facets.h: sampled()),
+  // the counts multiplied by k and marked as estimates
+  // (SearchResult::facet_counting). Over remote shards counts are always
+  // exact: xapian-tcpsrv cannot run the sampling posting source.
+  Xapian::doccount facet_bound = kFacetBound;
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
   bool with_text = false;  // fill each hit's post.text
@@ -81,6 +96,8 @@ struct SearcherOptions {
   // to sort by (sort_keys.h), and a set-up QueryBuilder. 0, for one search
   // per process: read what each search needs.
   std::size_t cache_bytes = 0;
+  // Time limits for shards served by xapian-tcpsrv (shards.h).
+  ShardOptions shards;
 };
 
 class Searcher {
@@ -109,10 +126,14 @@ class Searcher {
   SearchResult search_once(const SearchRequest& request);
   std::optional<PostRecord> find_post_once(const std::string& id_or_url);
   Xapian::Database with_spelling_data() const;
+  std::string shard_failure(const Xapian::NetworkError& e) const;
+
+  void open();
 
   std::string path_;
   SearcherOptions options_;
-  Xapian::Database db_;
+  ShardSet shards_;
+  Xapian::Database db_;  // shards_.all
   // What is kept of db_'s revision (SearcherOptions::cache_bytes), made at
   // the first search; reopen() drops it.
   struct Kept;

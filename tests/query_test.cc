@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -1149,6 +1150,112 @@ TEST_F(SearcherOnWriter, RebuildUpgradesAnOlderSchemaVersion) {
   EXPECT_GT(s.search(r).total.estimated, 0u);
   EXPECT_EQ(Xapian::Database(path_).get_metadata(schema::kMetaSchemaVersion),
             std::to_string(schema::kSchemaVersion));
+}
+
+// ---- facets past the bound ----------------------------------------------
+// 2,000 posts in four feeds of 500, indexed feed after feed as fetches do;
+// half "even", half "odd" (alternating: periodic in docid order), one in
+// 100 also "rare". Every post has the word "common".
+class BoundedFacetsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/query_bound_test.XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    Xapian::WritableDatabase db(dir_ + "/db", Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (int i = 0; i < 2000; ++i) {
+      TestPost p{"p" + std::to_string(i), "Post " + std::to_string(i), "common words in a post", {"Ann Author"},
+                 {i % 2 ? "Odd" : "Even"}, "f" + std::to_string(i / 500), "", at("2026-01-01") + 3600 * i};
+      if (i % 100 == 0) p.categories.push_back("Rare");
+      add_post(db, p);
+    }
+    db.commit();
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  SearchResult run(Xapian::doccount bound, std::size_t cache_bytes = 0) {
+    SearchRequest r;
+    r.query.text = "common";
+    r.facets = {FacetKind::kCategory, FacetKind::kFeed};
+    r.facet_bound = bound;
+    SearcherOptions options;
+    options.cache_bytes = cache_bytes;
+    Searcher searcher(dir_ + "/db", options);
+    return searcher.search(r);
+  }
+  static std::map<std::string, Xapian::doccount> counts(const Facet& f) {
+    std::map<std::string, Xapian::doccount> out;
+    for (const auto& v : f.values) out[v.value] = v.count;
+    return out;
+  }
+  static std::string dir_;
+};
+std::string BoundedFacetsTest::dir_;
+
+TEST_F(BoundedFacetsTest, ExactUpToTheBound) {
+  for (Xapian::doccount bound : {2000u, 5000u}) {
+    SearchResult r = run(bound);
+    EXPECT_FALSE(r.facet_counting.estimated) << bound;
+    EXPECT_EQ(r.facet_counting.stride, 1u);
+    EXPECT_EQ(r.total.estimated, 2000u);
+    EXPECT_TRUE(r.total.exact());
+    auto category = counts(r.facets[0]);
+    EXPECT_EQ(category["even"], 1000u);
+    EXPECT_EQ(category["odd"], 1000u);
+    EXPECT_EQ(category["rare"], 20u);
+    auto feed = counts(r.facets[1]);
+    for (const char* f : {"f0", "f1", "f2", "f3"}) EXPECT_EQ(feed[f], 500u) << f;
+  }
+}
+
+TEST_F(BoundedFacetsTest, PastTheBoundEstimatedFromASampleOfAboutTheBound) {
+  SearchResult r = run(200);
+  ASSERT_TRUE(r.facet_counting.estimated);
+  EXPECT_EQ(r.facet_counting.stride, 10u);
+  // About 200 of the 2,000 matches counted, not all of them.
+  EXPECT_GT(r.facet_counting.sampled, 120u);
+  EXPECT_LT(r.facet_counting.sampled, 280u);
+  // The sample is spread over the whole database (every feed, both halves
+  // of the alternating categories, whatever the docid pattern), and the
+  // counts are scaled to the whole match set.
+  auto category = counts(r.facets[0]);
+  auto feed = counts(r.facets[1]);
+  for (const char* c : {"even", "odd"}) {
+    EXPECT_GT(category[c], 750u) << c;
+    EXPECT_LT(category[c], 1250u) << c;
+  }
+  for (const char* f : {"f0", "f1", "f2", "f3"}) {
+    EXPECT_GT(feed[f], 350u) << f;
+    EXPECT_LT(feed[f], 650u) << f;
+  }
+  Xapian::doccount sum = 0;
+  for (const auto& [name, n] : feed) sum += n;
+  EXPECT_EQ(sum, r.facet_counting.sampled * r.facet_counting.stride);
+  // The same sample every time, and from the FacetTable of a long-running
+  // searcher too.
+  SearchResult again = run(200, 1 << 20);
+  EXPECT_EQ(counts(again.facets[0]), category);
+  EXPECT_EQ(counts(again.facets[1]), feed);
+  // The hits are those of an unbounded search.
+  SearchResult exact = run(5000);
+  ASSERT_EQ(r.hits.size(), exact.hits.size());
+  for (std::size_t i = 0; i < r.hits.size(); ++i) EXPECT_EQ(r.hits[i].post->id, exact.hits[i].post->id);
+}
+
+TEST_F(BoundedFacetsTest, OutputsSayTheCountsAreEstimates) {
+  SearchResult r = run(200);
+  auto j = nlohmann::json::parse(dump_json(result_to_json(r, JsonOptions{}), false));
+  EXPECT_EQ(j["facet_counts"]["estimated"], true);
+  EXPECT_EQ(j["facet_counts"]["sample_stride"], 10);
+  std::ostringstream text;
+  write_text(text, r, TextStyle{false});
+  EXPECT_NE(text.str().find("Facet counts are estimates"), std::string::npos);
+  SearchResult exact = run(5000);
+  j = nlohmann::json::parse(dump_json(result_to_json(exact, JsonOptions{}), false));
+  EXPECT_EQ(j["facet_counts"]["estimated"], false);
+  std::ostringstream plain;
+  write_text(plain, exact, TextStyle{false});
+  EXPECT_EQ(plain.str().find("estimates"), std::string::npos);
 }
 
 }  // namespace

@@ -363,6 +363,9 @@ void write_sidebar(PageOut& out, const SearchResult& r, const Refinements& w) {
   if (const Facet* months = find_facet(r, FacetKind::kMonth)) write_histogram(out, *months, w, "Matches per month");
   for (const FacetInfo& info : kFacetTable)
     if (const Facet* f = find_facet(r, info.kind)) write_facet_list(out, *f, w, info.heading);
+  if (!r.facets.empty() && r.facet_counting.estimated)
+    out << "<p class=\"estimate\">Counts are estimates, from one match in " << Count{r.facet_counting.stride}
+        << ".</p>\n";
   out << "</aside>\n";
 }
 

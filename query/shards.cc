@@ -1,0 +1,140 @@
+// shards.cc: reading stubs ourselves, so that each shard is a Database of
+// its own (Xapian gives no access to the parts of a combined one).
+#include "query/shards.h"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+#include "indexer/schema.h"
+
+namespace blogsearch {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A stub may list stubs; a loop of them must end.
+constexpr int kMaxDepth = 8;
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+void add_shard(ShardSet& set, const Xapian::Database& db, const std::string& name) {
+  set.shards.push_back(db);
+  set.names.push_back(name);
+}
+
+void add_remote(ShardSet& set, const std::string& where, const std::string& address, const ShardOptions& options) {
+  // Xapian's stub syntax for TCP is ":HOST:PORT" (without the colon it runs
+  // a program, which a search must never do).
+  if (address.empty() || address[0] != ':')
+    throw ShardError(where + ": only 'remote :HOST:PORT' shards are supported, not 'remote " + address + "'");
+  const std::size_t colon = address.rfind(':');
+  std::string host = address.substr(1, colon - 1);
+  const std::string port_text = address.substr(colon + 1);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  unsigned long port = 0;
+  bool digits = !port_text.empty() && port_text.size() <= 5;
+  for (char c : port_text) digits = digits && c >= '0' && c <= '9';
+  if (digits) port = std::stoul(port_text);
+  if (colon == 0 || host.empty() || !digits || port == 0 || port > 65535)
+    throw ShardError(where + ": 'remote " + address + "' is not ':HOST:PORT' with a port from 1 to 65535");
+  const std::string name = host + ":" + port_text;
+  try {
+    add_shard(set, Xapian::Remote::open(host, static_cast<unsigned>(port), options.remote_timeout_ms,
+                                        options.remote_connect_timeout_ms),
+              name);
+  } catch (const Xapian::Error& e) {
+    throw ShardError("cannot reach the shard at " + name + " (" + where + "): " + e.get_msg());
+  }
+  set.remote = true;
+  set.remote_names.push_back(name);
+}
+
+void open_into(ShardSet& set, const std::string& path, int depth, const ShardOptions& options) {
+  if (depth > kMaxDepth)
+    throw ShardError("stubs nested more than " + std::to_string(kMaxDepth) + " deep at " + path);
+  std::string stub;
+  if (is_file(path)) stub = path;
+  else if (is_file(path + "/" + schema::kStubFile)) stub = path + "/" + schema::kStubFile;
+
+  if (stub.empty()) {  // a database itself
+    add_shard(set, Xapian::Database(path), path);
+    if (const std::string spelling = path + "/spelling"; exists(spelling)) set.spelling_paths.push_back(spelling);
+    return;
+  }
+  std::ifstream in(stub);
+  if (!in) throw ShardError("cannot read the stub " + stub);
+  const fs::path folder = fs::path(stub).parent_path();
+  const std::size_t before = set.shards.size();
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t space = line.find_first_of(" \t");
+    const std::string type = line.substr(0, space);
+    const std::string rest = space == std::string::npos ? "" : trim(line.substr(space));
+    const std::string where = stub + " line " + std::to_string(number);
+    if (type == "auto" || type == "glass") {
+      if (rest.empty()) throw ShardError(where + ": '" + type + "' without a path");
+      fs::path p(rest);
+      if (p.is_relative()) p = folder / p;
+      try {
+        open_into(set, p.string(), depth + 1, options);
+      } catch (const Xapian::DatabaseOpeningError& e) {
+        throw ShardError("cannot open the shard " + p.string() + " (" + where + "): " + e.get_msg());
+      }
+    } else if (type == "remote") {
+      add_remote(set, where, rest, options);
+    } else {
+      throw ShardError(where + ": '" + type + "' shards are not supported (use 'auto PATH' or 'remote :HOST:PORT')");
+    }
+  }
+  if (set.shards.size() == before) throw ShardError("the stub " + stub + " lists no shards");
+  // A folder holding a stub of several shards, or of remote ones, may hold
+  // their spelling data beside it (a blogsearch database's own stub names
+  // one generation, whose spelling was found above).
+  if (stub != path && schema::live_generation(path).empty())
+    if (const std::string spelling = path + "/spelling"; exists(spelling)) set.spelling_paths.push_back(spelling);
+}
+
+}  // namespace
+
+ShardSet open_shards(const std::string& path, const ShardOptions& options) {
+  ShardSet set;
+  open_into(set, path, 0, options);
+  for (const auto& shard : set.shards) set.all.add_database(shard);
+  return set;
+}
+
+std::string shard_metadata(const ShardSet& set, const std::string& key) {
+  for (const auto& shard : set.shards) {
+    std::string value = shard.get_metadata(key);
+    if (!value.empty()) return value;
+  }
+  return {};
+}
+
+std::string remote_shard_names(const ShardSet& set) {
+  std::string out;
+  for (const auto& name : set.remote_names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace blogsearch

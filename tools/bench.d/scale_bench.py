@@ -1,0 +1,240 @@
+"""tools/bench --scale N: blogsearch beside sqlite3's FTS5 on N generated posts.
+
+scale_bench.py --snapshots DIR --posts N --work DIR --build DIR --src DIR
+               [--runs R] [--markdown FILE]
+
+Generates the posts (scale_gen.py: real sentences from the blog-history
+snapshots in DIR, recombined) into WORK, then measures, one tool after the
+other in this run:
+  - ingest: `blogsearch-index add` of the whole snapshot archive (3 snapshots
+    per feed, with edits and drop-outs) vs the sqlite3 CLI importing the
+    newest version of every post into an FTS5 table (the same text, but
+    FTS5 gets it ready-made: no parsing, no history);
+  - database size (blogsearch also after xapian-compact);
+  - one search per process: `blogsearch` vs the `sqlite3` CLI, p50 and p99
+    over R runs of a fixed query set (common words, a phrase, a filter,
+    facets), and the peak memory of each process;
+  - a long-running process: blogsearch.cgi as FastCGI under lighttpd
+    (tools/serve, one process, its answer cache off) vs FTS5 through one
+    python sqlite3 connection, the same queries; peak memory of the
+    FastCGI process.
+Prints a markdown table (and writes it to FILE). Nothing generated is kept.
+"""
+import argparse
+import http.client
+import os
+import re
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (label, blogsearch CLI arguments, CGI query string, FTS5 statements)
+# FTS5 has no facets: they are GROUP BY queries over the matches.
+def query_set(feed):
+    top = ("SELECT id, title, snippet(posts, 6, '[', ']', '…', 24) FROM posts "
+           "WHERE posts MATCH '%s' ORDER BY rank LIMIT 10")
+    facets = ["SELECT %s, count(*) c FROM posts WHERE posts MATCH '%%s' GROUP BY 1 ORDER BY c DESC LIMIT 10" % col
+              for col in ("category", "author", "feed", "substr(published, 1, 7)")]
+    return [
+        ("very common word: the", ["--", "the"], "q=the", [top % "the"]),
+        ("common word: model", ["--", "model"], "q=model", [top % "model"]),
+        ("phrase: \"open source\"", ["--", '"open source"'], "q=%22open+source%22", [top % '"open source"']),
+        ("filter: model in one feed", ["--", "model", "feed:" + feed], "q=model+feed%3A" + feed,
+         [top.replace("WHERE posts MATCH '%s'", "WHERE posts MATCH 'model' AND feed = '" + feed + "'")
+          .replace("%s", "model")]),
+        ("facets: data (category, author, feed, month)",
+         ["--facets", "category,author,feed,month", "--", "data"], "q=data",
+         [top % "data"] + [f % "data" for f in facets]),
+    ]
+
+
+def percentile(values, p):
+    values = sorted(values)
+    k = (len(values) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def timed_process(cmd, stdin=None, memory=False):
+    """(wall seconds, peak RSS in MB or None) of one process. The memory comes
+    from GNU time (a child forked from python would count python's pages:
+    the peak survives exec), in a run of its own when asked for."""
+    if memory:
+        fd, out = tempfile.mkstemp()
+        os.close(fd)
+        cmd = ["/usr/bin/time", "-f", "%M", "-o", out] + cmd
+    start = time.perf_counter()
+    p = subprocess.run(cmd, input=stdin.encode() if stdin else None,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+    if p.returncode not in (0, 1):
+        raise SystemExit("scale_bench: %s exited %d: %s" % (" ".join(cmd[:3]), p.returncode,
+                                                             p.stderr.decode()[-500:]))
+    rss = None
+    if memory:
+        with open(out) as f:
+            rss = int(f.read().split()[-1]) / 1024.0
+        os.unlink(out)
+    return took, rss
+
+
+def du(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            total += os.path.getsize(os.path.join(root, f))
+    return total
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--snapshots", required=True)
+    ap.add_argument("--posts", type=int, required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    index = os.path.join(args.build, "blogsearch-index")
+    search = os.path.join(args.build, "blogsearch")
+    cgi = os.path.join(args.build, "blogsearch.cgi")
+    gen = os.path.join(args.work, "gen")
+    db = os.path.join(args.work, "db")
+    fts = os.path.join(args.work, "fts5.db")
+    rows = []
+
+    print("== generating %d posts" % args.posts, flush=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "scale_gen.py"), "--snapshots", args.snapshots,
+                    "--posts", str(args.posts), "--out", gen], check=True)
+    archive = os.path.join(gen, "archive")
+    feeds = sorted(os.listdir(archive))
+    queries = query_set(feeds[len(feeds) // 2])
+
+    print("== ingest: blogsearch-index add", flush=True)
+    took, rss = timed_process([index, "add", "--quiet", "--db", db, archive], memory=True)
+    size = du(db)
+    print("== ingest: sqlite3 FTS5 .import", flush=True)
+    script = ("CREATE VIRTUAL TABLE posts USING fts5(id UNINDEXED, feed UNINDEXED, title, author, category, "
+              "published UNINDEXED, body);\n.mode csv\n.import --skip 1 %s posts\n" % os.path.join(gen, "posts.csv"))
+    f_took, f_rss = timed_process(["sqlite3", fts], stdin=script, memory=True)
+    f_size = os.path.getsize(fts)
+    live = open(os.path.join(db, "XAPIANDB")).read().split()[1]
+    compacted = os.path.join(args.work, "compacted")
+    subprocess.run(["xapian-compact", "--quiet", "--multipass", os.path.join(db, live), compacted],
+                   check=True, stdout=subprocess.DEVNULL)
+    c_size = du(compacted)
+    fo_took, _ = timed_process(["sqlite3", fts], stdin="INSERT INTO posts(posts) VALUES('optimize');\n")
+    fo_size = os.path.getsize(fts)
+    mb = lambda b: "%.0f MB" % (b / 1e6)
+    rows.append(("ingest time (s)", "%.1f" % took, "%.1f" % f_took, "%.1fx" % (took / f_took)))
+    rows.append(("ingest peak memory", "%.0f MB" % rss, "%.0f MB" % f_rss, "%.1fx" % (rss / f_rss)))
+    rows.append(("database size", mb(size), mb(f_size), "%.1fx" % (size / f_size)))
+    rows.append(("size after xapian-compact / FTS5 optimize", mb(c_size), mb(fo_size), "%.1fx" % (c_size / fo_size)))
+
+    print("== one search per process (%d runs per query)" % args.runs, flush=True)
+    cli_rows = []
+    for label, cli_args, _, sql in queries:
+        b_times, s_times = [], []
+        for _ in range(args.runs):
+            b_times.append(timed_process([search, "--db", db] + cli_args)[0] * 1000)
+            s_times.append(timed_process(["sqlite3", fts] + sql)[0] * 1000)
+        b_rss = timed_process([search, "--db", db] + cli_args, memory=True)[1]
+        s_rss = timed_process(["sqlite3", fts] + sql, memory=True)[1]
+        cli_rows.append((label, b_times, b_rss, s_times, s_rss))
+
+    print("== long-running process: FastCGI vs one sqlite3 connection", flush=True)
+    port = free_port()
+    server = subprocess.Popen([os.path.join(args.src, "tools", "serve"), "--port", str(port), "--db", db,
+                               "--fastcgi", "--procs", "1", "--cache", "0", "--cgi", cgi],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    web_rows = []
+    fcgi_rss = None
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        def get(qs):
+            conn.request("GET", "/search?" + qs)
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status != 200:
+                raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
+        get("q=warmup")
+        con = sqlite3.connect(fts)
+        for label, _, qs, sql in queries:
+            w_times, f_times = [], []
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                get(qs)
+                w_times.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                for statement in sql:
+                    con.execute(statement).fetchall()
+                f_times.append((time.perf_counter() - start) * 1000)
+            web_rows.append((label, w_times, f_times))
+        # The FastCGI process: the one blogsearch.cgi under the server.
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                if os.readlink("/proc/%s/exe" % pid) == os.path.realpath(cgi):
+                    status = open("/proc/%s/status" % pid).read()
+                    fcgi_rss = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024.0
+            except OSError:
+                pass
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+
+    lines = ["Scale benchmark (`tools/bench --scale %d`): %d posts in %d feeds, 3 snapshots per feed."
+             % (args.posts, args.posts, len(feeds)), "",
+             "| | blogsearch | sqlite3 FTS5 | ratio |", "|---|---:|---:|---:|"]
+    lines += ["| %s | %s | %s | %s |" % r for r in rows]
+    lines += ["", "One search per process, ms (p50 / p99 of %d runs), and peak memory:" % args.runs, "",
+              "| query | blogsearch | sqlite3 CLI | ratio (p50) | memory blogsearch / sqlite3 |",
+              "|---|---:|---:|---:|---:|"]
+    for label, bt, br, st, sr in cli_rows:
+        lines.append("| %s | %.1f / %.1f | %.1f / %.1f | %.2fx | %.0f / %.0f MB |" % (
+            label, percentile(bt, 50), percentile(bt, 99), percentile(st, 50), percentile(st, 99),
+            percentile(bt, 50) / percentile(st, 50), br, sr))
+    lines += ["", "A long-running process, ms per request (p50 / p99 of %d): blogsearch.cgi as FastCGI "
+              "(HTTP through lighttpd, the whole HTML page, which always counts the four facets; answer cache off) vs FTS5 through one python sqlite3 "
+              "connection (the statements only):" % args.runs, "",
+              "| query | FastCGI page | FTS5 in-process | ratio (p50) |", "|---|---:|---:|---:|"]
+    for label, wt, ft in web_rows:
+        lines.append("| %s | %.1f / %.1f | %.1f / %.1f | %.2fx |" % (
+            label, percentile(wt, 50), percentile(wt, 99), percentile(ft, 50), percentile(ft, 99),
+            percentile(wt, 50) / percentile(ft, 50)))
+    if fcgi_rss is not None:
+        lines += ["", "Peak memory of the FastCGI process: %.0f MB." % fcgi_rss]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            out.write(text)
+
+
+if __name__ == "__main__":
+    main()
