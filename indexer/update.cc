@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <ctime>
 
 #include "indexer/archive.h"
@@ -17,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-json load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
+json load_feed_meta(const Xapian::Database& db, const std::string& id) {
   json j = json::parse(db.get_metadata(schema::kMetaFeedPrefix + id), nullptr, false);
   return j.is_object() ? j : json::object();
 }
@@ -56,14 +58,35 @@ BodyCheck check_body(const FetchResponse& r, const Snapshot& snap, const IngestO
 
 }  // namespace
 
-UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds, const UpdateOptions& options) {
+UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedConfig>& feeds,
+                           const UpdateOptions& options, const std::function<std::unique_ptr<Writer>()>& open_writer) {
   UpdateSummary summary;
-  Xapian::WritableDatabase& db = writer.database();
+  // Downloading takes no lock: what the database knows (ETags, moved URLs,
+  // bodies already ingested) is read from a reader, and a stalled server
+  // keeps no `add` waiting. The lock is taken below, only to index.
+  Xapian::Database reader;
+  try {
+    reader = Xapian::Database(db_path);
+  } catch (const Xapian::Error&) {
+    // A first fetch: nothing known yet. A path that is no database fails
+    // when the writer opens it.
+  }
+  auto ingested = [&](const std::string& body) {
+    try {
+      return !reader.get_metadata(schema::kMetaSnapshotPrefix + body_hash(body)).empty();
+    } catch (const Xapian::Error&) {
+      return false;  // the writer checks again under the lock
+    }
+  };
 
   std::vector<FetchRequest> requests;
   std::vector<json> states;
   for (const auto& f : feeds) {
-    json meta = load_feed_meta(db, f.id);
+    json meta = json::object();
+    try {
+      meta = load_feed_meta(reader, f.id);
+    } catch (const Xapian::Error&) {
+    }
     json state = meta.value("fetch", json::object());
     // A permanent redirect moved the feed; follow it until the config changes.
     std::string url = f.url;
@@ -89,7 +112,7 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
       const FetchResponse& r = responses[i];
       checks[i] = BodyCheck();
       if (!r.error.empty() || r.status != 200) continue;
-      if (!db.get_metadata(schema::kMetaSnapshotPrefix + body_hash(r.body)).empty()) continue;
+      if (ingested(r.body)) continue;
       checks[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
       if (checks[i].cut_short) cut.push_back(i);
     }
@@ -101,7 +124,10 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
     to_check = cut;
   }
   summary.fetch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  reader.close();
 
+  std::unique_ptr<Writer> writer = open_writer();
+  Xapian::WritableDatabase& db = writer->database();
   std::vector<Snapshot> snapshots;
   for (std::size_t i = 0; i < feeds.size(); ++i) {
     const FetchResponse& r = responses[i];
@@ -160,7 +186,7 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
   }
 
   t0 = std::chrono::steady_clock::now();
-  summary.ingest = writer.ingest(snapshots, options.ingest);
+  summary.ingest = writer->ingest(snapshots, options.ingest);
   summary.ingest_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   try {

@@ -39,6 +39,13 @@ class DatabaseLocked : public DatabaseError {
   using DatabaseError::DatabaseError;
 };
 
+// Xapian found the database corrupt: it can only be rebuilt from the
+// archive (the message says how).
+class DatabaseDamaged : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
+};
+
 struct IngestSummary {
   long snapshots_read = 0;
   long snapshots_skipped = 0;  // body already ingested
@@ -74,8 +81,9 @@ struct IngestOptions {
 class Writer {
  public:
   // Opens or creates the database at `path`. Throws DatabaseLocked when
-  // another process holds the write lock, DatabaseError otherwise (also for
-  // a database of another schema version).
+  // another process holds the write lock, DatabaseDamaged when it is
+  // corrupt, DatabaseError otherwise (also for a database of another schema
+  // version).
   explicit Writer(const std::string& path);
   // What a rebuild uses for the database it replaces: any schema version is
   // opened, to hold the lock and read the feeds' metadata, never to ingest.
@@ -86,7 +94,8 @@ class Writer {
   Writer& operator=(const Writer&) = delete;
 
   // Never throws for bad input (it is reported through on_message and
-  // counted); throws DatabaseError when the database itself fails.
+  // counted); throws DatabaseError when the database itself fails
+  // (DatabaseDamaged when it is found corrupt).
   IngestSummary ingest(const std::vector<Snapshot>& snapshots,
                        const IngestOptions& options = {});
 

@@ -68,6 +68,9 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       values.push_back({{"value", v.value}, {"label", v.label}, {"count", v.count}});
     facets[std::string(facet_name(f.kind))] = std::move(values);
   }
+  nlohmann::json unknown = nlohmann::json::array();
+  for (const auto& u : r.unknown_filters)
+    unknown.push_back({{"field", u.field}, {"value", u.value}, {"suggestions", u.suggestions}});
   return {
       {"query", r.query},
       {"parsed_query", r.parsed_query},
@@ -83,6 +86,7 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"results", std::move(results)},
       {"facets", std::move(facets)},
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
+      {"unknown_filters", std::move(unknown)},
       {"elapsed_ms", r.elapsed_ms},
   };
 }

@@ -95,6 +95,14 @@ struct Facet {
   std::vector<FacetValue> values;
 };
 
+// A filter value that no post has (filter_check.h), with the closest
+// values that exist, nearest first.
+struct UnknownFilter {
+  std::string field;  // "feed", "category" or "author"
+  std::string value;  // as given
+  std::vector<std::string> suggestions;
+};
+
 struct SearchResult {
   std::string query;         // the query text as given
   std::string parsed_query;  // Xapian's description of the parsed query
@@ -106,6 +114,7 @@ struct SearchResult {
   std::vector<Hit> hits;
   std::vector<Facet> facets;  // in the order asked for
   std::string suggestion;     // "did you mean" query; "" when none
+  std::vector<UnknownFilter> unknown_filters;  // filter values no post has
   double elapsed_ms = 0;
 };
 

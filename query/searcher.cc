@@ -10,6 +10,7 @@
 #include "indexer/schema.h"
 #include "query/doc_cache.h"
 #include "query/facets.h"
+#include "query/filter_check.h"
 #include "query/snippet.h"
 #include "query/sort_keys.h"
 
@@ -99,6 +100,8 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
     throw DatabaseUnavailable("no database at " + path + "; " + create_hint(path));
   try {
     db_ = Xapian::Database(path);
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    throw DatabaseUnavailable(schema::damaged_database_message(path, e.get_msg()));
   } catch (const Xapian::Error& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.get_msg() + "; " +
                               create_hint(path));
@@ -172,6 +175,8 @@ SearchResult Searcher::search(const SearchRequest& request) {
                            std::to_string(request.query.max_wildcard_expansion) +
                            " words; give more letters before the *",
                        text, at == std::string::npos ? 0 : at + 1, pattern.size());
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     } catch (const Xapian::Error& e) {
@@ -187,6 +192,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.reverse = request.reverse;
   result.offset = request.offset;
   result.limit = request.limit;
+  result.unknown_filters = unknown_filters(db_, request.query.filters);
 
   // The "did you mean" correction is worked out after the search, and only
   // when it could be offered (see below): it costs more than the search.
@@ -312,6 +318,8 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
       if (attempt >= kMaxRetries)
         throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
       reopen();
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
     } catch (const Xapian::Error& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     }

@@ -2,10 +2,12 @@
 // (format_style.cc), no scripts: everything interactive is a link or the
 // form, so it works in any browser and under a CSP that forbids scripts.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cmath>
 #include <vector>
 
+#include "query/filter_check.h"
 #include "web/escape.h"
 #include "query/format.h"
 #include "web/format_web.h"
@@ -345,8 +347,10 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
   for (std::size_t i = 0; i < facet.values.size() && i < max_values; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string& label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Html{label}
-        << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
+    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Html{label};
+    // A feed's id is what feed: and --feed take.
+    if (facet.kind == FacetKind::kFeed && label != v.value) out << " <span class=\"fid\">(" << Html{v.value} << ")</span>";
+    out << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
         << (v.count == 1 ? " post" : " posts") << "\">" << Count{v.count} << "</span></a></li>\n";
   }
   out << "</ul></section>\n";
@@ -402,6 +406,11 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
       << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + html_text(shorten(w.q, 200)) + "”")
       << "</h1>\n";
   write_notices(out, c);
+  for (const auto& u : r.unknown_filters) {
+    std::string note = unknown_filter_note(u);
+    note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    out << "<p class=\"notice\" role=\"status\">" << Html{note} << ".</p>\n";
+  }
   if (!r.suggestion.empty()) {
     WebQuery corrected = w;
     corrected.q = r.suggestion;
