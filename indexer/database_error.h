@@ -19,5 +19,11 @@ class DatabaseLocked : public DatabaseError {
  public:
   using DatabaseError::DatabaseError;
 };
+// Xapian found the database corrupt: it can only be rebuilt from the
+// archive (the message says how).
+class DatabaseDamaged : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
+};
 
 }  // namespace blogsearch

@@ -20,6 +20,12 @@ std::string where(const std::string& path, const toml::source_region& r) {
 
 }  // namespace
 
+namespace {
+
+std::vector<FeedConfig> feeds_of(const toml::table& root, const std::string& path);
+
+}  // namespace
+
 std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   toml::table root;
   try {
@@ -31,6 +37,22 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   } catch (const std::exception& e) {
     throw ConfigError(path + ": " + e.what());
   }
+  return feeds_of(root, path);
+}
+
+std::vector<FeedConfig> parse_feeds_config(const std::string& text, const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(where(path, e.source()) + ": " + std::string(e.description()));
+  }
+  return feeds_of(root, path);
+}
+
+namespace {
+
+std::vector<FeedConfig> feeds_of(const toml::table& root, const std::string& path) {
   // A misspelt key would be ignored ("enabeld = false" fetched anyway): every
   // key must be known, and the error names its own line.
   for (const auto& [key, value] : root) {
@@ -49,11 +71,12 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
     if (!t) throw ConfigError(where(path, node.source()) + ": 'feed' must be written [[feed]]");
     for (const auto& [key, value] : *t) {
       const std::string k(key.str());
-      if (k != "id" && k != "url" && k != "title" && k != "enabled")
+      if (k != "id" && k != "url" && k != "title" && k != "enabled" && k != "category")
         throw ConfigError(where(path, value.source()) + ": unknown key '" + k +
-                          "' in [[feed]] (known: id, url, title, enabled)");
+                          "' in [[feed]] (known: id, url, title, enabled, category)");
     }
     FeedConfig f;
+    f.line = static_cast<long>(t->source().begin.line);
     auto str = [&](const char* key, std::string& out, bool required) {
       const toml::node* v = t->get(key);
       if (!v) {
@@ -66,6 +89,7 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
     str("id", f.id, true);
     str("url", f.url, true);
     str("title", f.title, false);
+    str("category", f.category, false);
     if (const toml::node* e = t->get("enabled")) {
       if (!e->is_boolean()) throw ConfigError(where(path, e->source()) + ": 'enabled' must be true or false");
       f.enabled = **e->as_boolean();
@@ -81,6 +105,8 @@ std::vector<FeedConfig> load_feeds_config(const std::string& path) {
   }
   return feeds;
 }
+
+}  // namespace
 
 std::string resolve_config_path(const std::string& from_option) {
   if (!from_option.empty()) return from_option;

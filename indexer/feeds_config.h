@@ -5,6 +5,7 @@
 //   url = "https://pytorch.org/blog/feed/"
 //   title = "PyTorch Blog"              # optional
 //   enabled = false                     # optional, default true
+//   category = "Tech/Machine learning"  # optional; OPML folders, outer/inner
 #pragma once
 
 #include <stdexcept>
@@ -18,6 +19,8 @@ struct FeedConfig {
   std::string url;
   std::string title;
   bool enabled = true;
+  std::string category;  // "" = none; nested OPML outlines joined by '/'
+  long line = 0;         // of its [[feed]] header in the file (1-based)
 };
 
 // A config that cannot be used. what() is one line naming the file, the line
@@ -30,6 +33,9 @@ class ConfigError : public std::runtime_error {
 // Reads and validates the file (ids unique slugs, urls http/https).
 // Throws ConfigError.
 std::vector<FeedConfig> load_feeds_config(const std::string& path);
+
+// The same for the text of such a file; `path` names it in errors.
+std::vector<FeedConfig> parse_feeds_config(const std::string& text, const std::string& path);
 
 // --config, else data/feeds.toml when it exists, else
 // $XDG_CONFIG_HOME/blogsearch/feeds.toml (~/.config/blogsearch/feeds.toml).

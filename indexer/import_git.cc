@@ -181,6 +181,12 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
   };
 
   ImportGitResult result;
+  // A scraped history can hold thousands of error pages (challenge pages
+  // committed hour after hour): the first few are named, the rest counted.
+  constexpr long kNotFeedsNamed = 10;
+  auto not_a_feed = [&](const std::string& line) {
+    if (++result.not_feeds <= kNotFeedsNamed) warn(line);
+  };
   const std::size_t slash = path.rfind('/');
   const std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
   result.feed_id = options.feed_id;
@@ -228,15 +234,19 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
       const std::string label = repo + "@" + c.hash.substr(0, 12) + ":" + path;
       const auto& body = objects[2 * (i - first)];
       const auto& headers_text = objects[2 * (i - first) + 1];
-      if (!body || body->empty()) {
-        warn("warning: " + label + ": empty or not a file, skipped");
-        result.skipped++;
+      if (!body) {
+        warn("warning: " + label + ": not a file, skipped");
+        result.unreadable++;
+        continue;
+      }
+      if (body->empty()) {
+        not_a_feed("warning: " + label + ": empty, not a feed, skipped");
         continue;
       }
       if (body->size() > options.max_body_bytes) {
         warn("warning: " + label + ": larger than the snapshot limit of " +
              std::to_string(options.max_body_bytes) + " bytes (--max-body), skipped");
-        result.skipped++;
+        result.unreadable++;
         continue;
       }
       FetchResponse r;
@@ -264,8 +274,7 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
       try {
         parse_feed(*body, label, parse_options_for(snap));
       } catch (const FeedError& e) {
-        warn(std::string("warning: not a feed, skipped: ") + e.what());
-        result.skipped++;
+        not_a_feed(std::string("warning: not a feed, skipped: ") + e.what());
         continue;
       }
       ArchivedFile file = archive_snapshot(options.archive_dir, r, extra);
@@ -275,6 +284,9 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
       result.snapshots.push_back(std::move(snap));
     }
   }
+  if (result.not_feeds > kNotFeedsNamed)
+    warn("warning: " + std::to_string(result.not_feeds - kNotFeedsNamed) + " more versions of " + path +
+         " are not feeds, skipped (not listed)");
   std::stable_sort(result.snapshots.begin(), result.snapshots.end(),
                    [](const Snapshot& a, const Snapshot& b) { return a.observed < b.observed; });
   return result;

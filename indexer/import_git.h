@@ -10,8 +10,10 @@
 // git runs as a subprocess (`git log`, `git cat-file --batch`); nothing is
 // changed in the repository. import_git_history throws ImportError with a
 // one-line message when git cannot run, REPO is not a repository or PATH was
-// never committed; a version that is not a feed is reported through
-// on_message, counted and skipped. Archive write failures throw
+// never committed; a version that is not a feed (an HTML error page, an
+// empty file) is reported through on_message, counted in not_feeds and
+// skipped; one that could not be read (not a file, over --max-body) is
+// counted in unreadable. Archive write failures throw
 // std::runtime_error naming the path.
 #pragma once
 
@@ -46,7 +48,8 @@ struct ImportGitResult {
   long archived = 0;                // written to the archive now
   long already_archived = 0;        // found there from an earlier import
   long with_headers = 0;            // had a headers.json beside them
-  long skipped = 0;                 // not a feed, or empty
+  long not_feeds = 0;               // empty, or not a feed (an error page): skipped
+  long unreadable = 0;              // not a file, or over max_body_bytes: skipped
 };
 
 ImportGitResult import_git_history(const ImportGitOptions& options);

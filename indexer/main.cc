@@ -22,11 +22,13 @@
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
 #include "indexer/archive.h"
+#include "indexer/feeds_command.h"
 #include "indexer/feeds_config.h"
 #include "indexer/import_git.h"
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
 #include "indexer/update.h"
+#include "indexer/user_config.h"
 #include "indexer/snapshot.h"
 #include "indexer/stats.h"
 #include "indexer/writer.h"
@@ -39,6 +41,11 @@ using nlohmann::json;
 
 enum Exit { kOk = 0, kInputError = 2, kPartial = 3, kLocked = 4 };
 
+// Quiet is for cron: any output is mailed, so only what needs a reader.
+constexpr const char* kWaitHelp =
+    "Wait up to SECONDS for another writer to finish (default: wait in config.toml, else exit 4 at once)";
+constexpr const char* kQuietHelp = "Print warnings and errors only (no progress, no summary)";
+
 // Xapian 1.4 can throw from a destructor when a commit fails half-way (its
 // value-stream updater writes once more while unwinding, into a full disk),
 // which ends the process in std::terminate. The commit never completed, so
@@ -48,6 +55,10 @@ enum Exit { kOk = 0, kInputError = 2, kPartial = 3, kLocked = 4 };
   if (std::exception_ptr e = std::current_exception()) {
     try {
       std::rethrow_exception(e);
+    } catch (const Xapian::DatabaseCorruptError& x) {
+      std::fprintf(stderr, "blogsearch-index: the database is damaged (%s); rebuild it from the snapshot archive: "
+                   "blogsearch-index rebuild\n", x.get_msg().c_str());
+      std::_Exit(kLocked);
     } catch (const Xapian::Error& x) {
       std::fprintf(stderr,
                    "blogsearch-index: writing the database failed: %s (the changes not yet committed "
@@ -208,7 +219,7 @@ int run_add(const AddArgs& args) {
     IngestSummary s = writer->ingest(snapshots, options);
     console.clear();
     s.errors += static_cast<long>(errors.size());
-    print_summary(s);
+    if (!args.quiet) print_summary(s);
     if (s.errors == 0) return kOk;
     // Partial when anything given could be indexed (s.errors counts both the
     // paths and the files that failed).
@@ -238,8 +249,10 @@ int run_rebuild(const AddArgs& args) {
   try {
     IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options); });
     console.clear();
-    print_summary(s);
-    std::printf("blogsearch-index: %s rebuilt from %s\n", db_path.c_str(), archive.c_str());
+    if (!args.quiet) {
+      print_summary(s);
+      std::printf("blogsearch-index: %s rebuilt from %s\n", db_path.c_str(), archive.c_str());
+    }
     return s.errors == 0 ? kOk : kPartial;
   } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
@@ -282,15 +295,17 @@ int run_fetch(const FetchArgs& args) {
   options.ingest = console.ingest_options(true, 0);
   Limits{args.fetch.max_body_bytes, args.max_items}.apply(options.ingest);
   try {
-    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
-    UpdateSummary s = update_feeds(*writer, feeds, options);
+    UpdateSummary s = update_feeds(db_path, feeds, options, [&] {
+      return with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    });
     for (const auto& f : s.feeds) {
       if (f.result == "failed")
         std::cerr << "blogsearch-index: feed " << f.id << " failed: " << f.error << '\n';
       else if (!args.quiet)
         std::cerr << "blogsearch-index: feed " << f.id << ": " << f.result << " (HTTP " << f.status << ")\n";
     }
-    std::printf(
+    if (!args.quiet)
+      std::printf(
         "blogsearch-index: %zu feeds fetched in %.2f s: %ld new, %ld not modified, %ld unchanged, %ld failed; "
         "%ld posts added, %ld updated, %ld unchanged in %.2f s\n",
         s.feeds.size(), s.fetch_seconds, s.new_snapshots, s.not_modified, s.unchanged, s.failed,
@@ -332,14 +347,19 @@ int run_import_git(const ImportGitArgs& args) {
     args.limits.apply(options);
     IngestSummary s = writer->ingest(r.snapshots, options);
     console.clear();
-    std::printf(
-        "blogsearch-index: %ld versions of %s in %s as feed %s: %ld archived, %ld already in %s, "
-        "%ld with headers.json, %ld skipped\n",
-        r.versions, args.path.c_str(), args.repo.c_str(), r.feed_id.c_str(), r.archived, r.already_archived,
-        import.archive_dir.c_str(), r.with_headers, r.skipped);
-    print_summary(s);
-    if (r.skipped == 0 && s.errors == 0) return kOk;
-    return r.snapshots.empty() ? kInputError : kPartial;
+    if (!args.quiet) {
+      std::printf(
+          "blogsearch-index: %ld versions of %s in %s as feed %s: %ld archived, %ld already in %s, "
+          "%ld with headers.json, %ld not feeds, %ld unreadable\n",
+          r.versions, args.path.c_str(), args.repo.c_str(), r.feed_id.c_str(), r.archived, r.already_archived,
+          import.archive_dir.c_str(), r.with_headers, r.not_feeds, r.unreadable);
+      print_summary(s);
+    }
+    // A version that is not a feed (an error page committed long ago) is
+    // history, not a failure: only versions that could not be read, or
+    // that failed to index, make the run partial.
+    if (r.snapshots.empty()) return kInputError;
+    return r.unreadable == 0 && s.errors == 0 ? kOk : kPartial;
   } catch (const ImportError& e) {
     std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
     return kInputError;
@@ -352,7 +372,31 @@ int run_import_git(const ImportGitArgs& args) {
   }
 }
 
-int run_stats(const std::string& db_option) {
+// Each setting a user may give in config.toml, as it is now, and where it
+// came from, for `stats`.
+std::vector<std::pair<std::string, Setting>> stats_settings(const UserConfig& user, const std::string& db_flag) {
+  auto file_or = [&](const char* key, const std::string& fallback) {
+    return resolve_setting("", "", nullptr, user, key, fallback);
+  };
+  return {
+      {"db", resolve_setting("--db", db_flag, "BLOGSEARCH_DB", user, "db", schema::resolve_db_path(""))},
+      {"archive", resolve_setting("", "", "BLOGSEARCH_ARCHIVE", user, "archive", resolve_archive_path(""))},
+      {"feeds", file_or("feeds", resolve_config_path(""))},
+      {"wait", file_or("wait", "0")},
+      {"sort", file_or("sort", "relevance")},
+      {"limit", file_or("limit", "10")},
+      {"color", file_or("color", "auto")},
+      {"facets", file_or("facets", "(none)")},
+  };
+}
+
+void print_settings(const std::vector<std::pair<std::string, Setting>>& settings) {
+  std::printf("\nsettings   (command line, then environment, then config.toml, then default)\n");
+  for (const auto& [name, setting] : settings)
+    std::printf("  %-8s %s  [%s]\n", name.c_str(), setting.value.c_str(), setting.source.c_str());
+}
+
+int run_stats(const std::string& db_option, const std::vector<std::pair<std::string, Setting>>& settings) {
   const std::string db_path = schema::resolve_db_path(db_option);
   try {
     DatabaseStats st = read_stats(db_path);
@@ -378,9 +422,11 @@ int run_stats(const std::string& db_option) {
         if (f.consecutive_failures > 0) std::printf("    failures     %ld in a row\n", f.consecutive_failures);
       }
     }
+    print_settings(settings);
     return kOk;
   } catch (const DatabaseError& e) {
     std::cerr << "blogsearch-index: " << e.what() << '\n';
+    print_settings(settings);  // most wanted when the database is not where expected
     return kLocked;
   }
 }
@@ -420,8 +466,9 @@ int run(int argc, char** argv) {
       ->required();
   add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
-  add->add_flag("-q,--quiet", add_args.quiet, "No progress line");
-  add->add_option("--wait", add_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  add->add_flag("-q,--quiet", add_args.quiet, kQuietHelp);
+  std::vector<std::pair<CLI::Option*, double*>> waits;
+  waits.emplace_back(add->add_option("--wait", add_args.wait, kWaitHelp), &add_args.wait);
   limits(add, add_args.limits);
 
   FetchArgs fetch_args;
@@ -433,8 +480,8 @@ int run(int argc, char** argv) {
   fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
       ->allow_extra_args(false);  // one value per flag
   fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
-  fetch->add_flag("-q,--quiet", fetch_args.quiet, "Report only failures and the summary");
-  fetch->add_option("--wait", fetch_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  fetch->add_flag("-q,--quiet", fetch_args.quiet, kQuietHelp);
+  waits.emplace_back(fetch->add_option("--wait", fetch_args.wait, kWaitHelp), &fetch_args.wait);
   fetch->add_option("--timeout", fetch_args.fetch.timeout_seconds, "Give up on a request after SECONDS")
       ->capture_default_str()->check(CLI::Range(1L, 3600L));
   fetch->add_option("--connect-timeout", fetch_args.fetch.connect_timeout_seconds, "Give up connecting after SECONDS")
@@ -452,8 +499,8 @@ int run(int argc, char** argv) {
   rebuild->add_option("--archive", rebuild_archive,
                       "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
-  rebuild->add_flag("-q,--quiet", rebuild_args.quiet, "No progress line");
-  rebuild->add_option("--wait", rebuild_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  rebuild->add_flag("-q,--quiet", rebuild_args.quiet, kQuietHelp);
+  waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
   limits(rebuild, rebuild_args.limits);
 
   ImportGitArgs git_args;
@@ -465,13 +512,16 @@ int run(int argc, char** argv) {
   import_git->add_option("--archive", git_args.archive,
                          "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
   import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
-  import_git->add_flag("-q,--quiet", git_args.quiet, "No progress line");
-  import_git->add_option("--wait", git_args.wait, "Wait up to SECONDS for another writer to finish (default: exit 4 at once)");
+  import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
+  waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);
   limits(import_git, git_args.limits);
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
   stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+
+  FeedsArgs feeds_args;
+  CLI::App* feeds = add_feeds_command(app, feeds_args);
 
   std::set_terminate(on_terminate);
   // CLI11 says only "A subcommand is required" for a misspelt command:
@@ -488,20 +538,56 @@ int run(int argc, char** argv) {
     std::cerr << " (commands: " << commands << "; see --help)\n";
     return kInputError;
   }
+  if (std::string(argv[1]) == "feeds") {
+    std::string subs;
+    bool known_sub = false;
+    for (const CLI::App* sub : feeds->get_subcommands([](const CLI::App*) { return true; })) {
+      subs += (subs.empty() ? "" : ", ") + sub->get_name();
+      known_sub = known_sub || (argc >= 3 && sub->get_name() == argv[2]);
+    }
+    if (argc < 3 || (argv[2][0] != '-' && !known_sub)) {
+      if (argc < 3) std::cerr << "blogsearch-index feeds: a command is required";
+      else std::cerr << "blogsearch-index feeds: unknown command '" << argv[2] << "'";
+      std::cerr << " (commands: " << subs << "; see feeds --help)\n";
+      return kInputError;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kInputError;
   }
+  // config.toml fills in what neither the command line nor the
+  // environment gave (user_config.h).
+  UserConfig user;
+  try {
+    user = load_user_config();
+  } catch (const UserConfigError& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return kInputError;
+  }
+  const std::string stats_db_flag = stats_db;
+  for (std::string* db : {&add_args.db, &fetch_args.db, &rebuild_args.db, &git_args.db, &stats_db, &feeds_args.db})
+    default_from_config(*db, "BLOGSEARCH_DB", user, "db");
+  for (std::string* archive : {&fetch_args.archive, &rebuild_archive, &git_args.archive})
+    default_from_config(*archive, "BLOGSEARCH_ARCHIVE", user, "archive");
+  for (std::string* feeds_toml : {&fetch_args.config, &feeds_args.config})
+    default_from_config(*feeds_toml, nullptr, user, "feeds");
+  if (auto wait = user.get("wait")) {
+    for (auto& [option, value] : waits)
+      if (option->count() == 0) *value = std::stod(*wait);
+  }
+
   // Out of memory: the open transaction is cancelled as the writer unwinds
   // (its lock and lock note go with it); what was committed stays.
   try {
     if (parse->parsed()) return run_parse(parse_args);
     if (add->parsed()) return run_add(add_args);
-    if (stats->parsed()) return run_stats(stats_db);
+    if (stats->parsed()) return run_stats(stats_db, stats_settings(user, stats_db_flag));
     if (fetch->parsed()) return run_fetch(fetch_args);
     if (import_git->parsed()) return run_import_git(git_args);
+    if (feeds->parsed()) return run_feeds(feeds_args);
     if (rebuild->parsed()) {
       if (!rebuild_archive.empty()) rebuild_args.paths = {rebuild_archive};
       return run_rebuild(rebuild_args);

@@ -2,6 +2,7 @@
 #include "indexer/rebuild.h"
 
 #include <chrono>
+#include <memory>
 #include <filesystem>
 #include <thread>
 
@@ -20,7 +21,15 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
                                const IngestOptions& options) {
   // Holds the write lock for the whole rebuild. The database it replaces
   // may be of an older schema version: rebuilding is how it is upgraded.
-  Writer live(db_path, Writer::AnySchema{});
+  // A damaged database cannot be opened, and is what a rebuild is for:
+  // nobody else can write it either, so it is replaced without its lock,
+  // and without the fetch state it held.
+  std::unique_ptr<Writer> live;
+  try {
+    live = std::make_unique<Writer>(db_path, Writer::AnySchema{});
+  } catch (const DatabaseDamaged&) {
+    if (!has_generations(db_path)) throw;
+  }
   if (!has_generations(db_path))
     throw DatabaseError("database " + db_path +
                         " was not created by blogsearch-index and cannot be switched atomically; "
@@ -35,20 +44,26 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
     IngestSummary summary;
     {
       Writer fresh(generation);
-      Xapian::WritableDatabase& from = live.database();
       Xapian::WritableDatabase& to = fresh.database();
       const std::string prefix = schema::kMetaFeedPrefix;
       // Fetch state (etag, redirects, failures) is not in the archive;
       // everything else is recomputed from the snapshots.
-      for (auto it = from.metadata_keys_begin(prefix); it != from.metadata_keys_end(prefix); ++it) {
-        const std::string id = (*it).substr(prefix.size());
-        const FeedMeta old = decode_feed_meta(from.get_metadata(*it), id);
-        FeedMeta keep;
-        keep.id = old.id;
-        keep.title = old.title;
-        keep.url = old.url;
-        keep.fetch = old.fetch;
-        to.set_metadata(*it, encode_feed_meta(keep));
+      if (live) {
+        try {
+          Xapian::WritableDatabase& from = live->database();
+          for (auto it = from.metadata_keys_begin(prefix); it != from.metadata_keys_end(prefix); ++it) {
+            const std::string id = (*it).substr(prefix.size());
+            const FeedMeta old = decode_feed_meta(from.get_metadata(*it), id);
+            FeedMeta keep;
+            keep.id = old.id;
+            keep.title = old.title;
+            keep.url = old.url;
+            keep.fetch = old.fetch;
+            to.set_metadata(*it, encode_feed_meta(keep));
+          }
+        } catch (const Xapian::DatabaseCorruptError&) {
+          // Damaged where the metadata is: the fetch state starts afresh.
+        }
       }
       to.commit();
       summary = fresh.ingest(snapshots, options);

@@ -242,6 +242,13 @@ inline std::string resolve_db_path(const std::string& from_option) {
   return std::string(home && *home ? home : ".") + "/.local/share/blogsearch/db";
 }
 
+// What both programs say of a database Xapian finds corrupt (`detail` is
+// Xapian's message): it is damaged, and the archive is how it comes back.
+inline std::string damaged_database_message(const std::string& db_path, const std::string& detail) {
+  return "the database at " + db_path + " is damaged (" + detail +
+         "); rebuild it from the snapshot archive: blogsearch-index rebuild --db " + db_path;
+}
+
 // A database directory's stub file (db_layout.h) names its live generation.
 inline constexpr const char* kStubFile = "XAPIANDB";
 // Beside it, a stub naming the live generation's spelling database, so that

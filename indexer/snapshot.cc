@@ -91,7 +91,10 @@ Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
   std::error_code abs_error;
   fs::path absolute = fs::absolute(file, abs_error).lexically_normal();
   snap.path = abs_error ? file.string() : absolute.string();
-  snap.feed_id = feed_override.empty() ? feed_slug(file.parent_path().filename().string()) : feed_override;
+  // The folder is named from the absolute path, so that "cd blog && add
+  // x.xml", "add ./x.xml" and "add blog/x.xml" give one feed, not two.
+  const fs::path folder = (abs_error ? file : absolute).parent_path().filename();
+  snap.feed_id = feed_override.empty() ? feed_slug(folder.string()) : feed_override;
   std::error_code size_error;
   snap.bytes = fs::file_size(file, size_error);
   if (size_error) snap.bytes = 0;

@@ -41,7 +41,7 @@ void date_range(const Xapian::Database& db, const std::string& feed_term, FeedSt
 
 }  // namespace
 
-DatabaseStats read_stats(const std::string& path) {
+DatabaseStats read_stats(const std::string& path, bool with_ranges) {
   DatabaseStats stats;
   stats.path = path;
   try {
@@ -70,17 +70,21 @@ DatabaseStats read_stats(const std::string& path) {
       }
       const std::string feed_term = schema::exact_term(schema::kFeed, f.id);
       f.posts = static_cast<long>(db.get_termfreq(feed_term));
-      Xapian::Enquire enquire(db);
-      enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(feed_term), Xapian::Query(in_feed)));
-      f.in_feed = static_cast<long>(enquire.get_mset(0, 0, db.get_doccount()).get_matches_estimated());
-      date_range(db, feed_term, f);
+      if (with_ranges) {
+        Xapian::Enquire enquire(db);
+        enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(feed_term), Xapian::Query(in_feed)));
+        f.in_feed = static_cast<long>(enquire.get_mset(0, 0, db.get_doccount()).get_matches_estimated());
+        date_range(db, feed_term, f);
+      }
       stats.feeds.push_back(std::move(f));
     }
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()));
   } catch (const Xapian::Error& e) {
     throw DatabaseError("cannot read database " + path + ": " + e.get_description() +
                         " (create it with: blogsearch-index add --db " + path + " FILES)");
   }
-  stats.size_bytes = directory_size(path);
+  if (with_ranges) stats.size_bytes = directory_size(path);
   return stats;
 }
 

@@ -30,6 +30,8 @@ struct DatabaseStats {
 };
 
 // Opens `path` read-only. Throws DatabaseError (writer.h) when it cannot.
-DatabaseStats read_stats(const std::string& path);
+// Without `with_ranges` only the metadata and post counts are read (no
+// in-feed counts, date ranges or size, which read every post).
+DatabaseStats read_stats(const std::string& path, bool with_ranges = true);
 
 }  // namespace blogsearch

@@ -2,6 +2,8 @@
 #include "indexer/update.h"
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <ctime>
 
 #include "indexer/archive.h"
@@ -15,7 +17,7 @@ namespace blogsearch {
 
 namespace {
 
-FeedMeta load_feed_meta(Xapian::WritableDatabase& db, const std::string& id) {
+FeedMeta load_feed_meta(const Xapian::Database& db, const std::string& id) {
   return decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + id), id);
 }
 
@@ -53,16 +55,29 @@ BodyCheck check_body(const FetchResponse& r, const Snapshot& snap, const IngestO
 
 }  // namespace
 
-UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds, const UpdateOptions& options) {
+UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedConfig>& feeds,
+                           const UpdateOptions& options, const std::function<std::unique_ptr<Writer>()>& open_writer) {
   UpdateSummary summary;
-  Xapian::WritableDatabase& db = writer.database();
-
+  // Downloading takes no lock: what the database knows (ETags, moved URLs,
+  // the newest body of each feed) is read from a reader, and a stalled server
+  // keeps no `add` waiting. The lock is taken below, only to index.
+  Xapian::Database reader;
+  try {
+    reader = Xapian::Database(db_path);
+  } catch (const Xapian::Error&) {
+    // A first fetch: nothing known yet. A path that is no database fails
+    // when the writer opens it.
+  }
   std::vector<FetchRequest> requests;
   std::vector<FetchState> states;
   // The newest body each feed gave: the same again is "unchanged".
   std::vector<std::string> latest_body;
   for (const auto& f : feeds) {
-    FeedMeta meta = load_feed_meta(db, f.id);
+    FeedMeta meta;
+    try {
+      meta = load_feed_meta(reader, f.id);
+    } catch (const Xapian::Error&) {
+    }
     FetchState state = meta.fetch.value_or(FetchState());
     // A permanent redirect moved the feed; follow it until the config changes.
     std::string url = f.url;
@@ -101,7 +116,10 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
     to_check = cut;
   }
   summary.fetch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  reader.close();
 
+  std::unique_ptr<Writer> writer = open_writer();
+  Xapian::WritableDatabase& db = writer->database();
   std::vector<Snapshot> snapshots;
   for (std::size_t i = 0; i < feeds.size(); ++i) {
     const FetchResponse& r = responses[i];
@@ -160,7 +178,7 @@ UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds,
   }
 
   t0 = std::chrono::steady_clock::now();
-  summary.ingest = writer.ingest(snapshots, options.ingest);
+  summary.ingest = writer->ingest(snapshots, options.ingest);
   summary.ingest_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   try {

@@ -6,6 +6,8 @@
 // itself fails.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,7 +38,12 @@ struct UpdateSummary {
   double fetch_seconds = 0, ingest_seconds = 0;
 };
 
-// `feeds` are the enabled feeds to poll.
-UpdateSummary update_feeds(Writer& writer, const std::vector<FeedConfig>& feeds, const UpdateOptions& options);
+// `feeds` are the enabled feeds to poll. The downloads run without the
+// database's write lock (what is known of each feed is read from the
+// database at `db_path` when it exists); `open_writer` is called after them
+// to take it, and whatever it throws (DatabaseLocked) is passed on, with
+// nothing archived or written.
+UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedConfig>& feeds,
+                           const UpdateOptions& options, const std::function<std::unique_ptr<Writer>()>& open_writer);
 
 }  // namespace blogsearch

@@ -404,6 +404,8 @@ void Writer::open(const std::string& path, bool any_schema) {
     throw DatabaseLocked("database " + path + " is locked by another writer" +
                          (holder.empty() ? std::string() : " (" + holder + ")") +
                          "; wait for it to finish and run again");
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()));
   } catch (const Xapian::Error& e) {
     throw DatabaseError("cannot open database " + path + ": " + e.get_description() +
                         " (--db must be a blogsearch database directory, or a new path to create one)");
@@ -454,6 +456,9 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
       while (reader.next(batch)) w.flush_batch(&batch, false);
     }
     w.flush_batch(nullptr, true);
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    summary.errors++;
+    throw DatabaseDamaged(schema::damaged_database_message(w.path, e.get_msg()));
   } catch (const Xapian::Error& e) {
     summary.errors++;
     throw DatabaseError("writing database " + w.path + " failed: " + e.get_description() +

@@ -32,8 +32,9 @@ namespace blogsearch {
 class Writer {
  public:
   // Opens or creates the database at `path`. Throws DatabaseLocked when
-  // another process holds the write lock, DatabaseError otherwise (also for
-  // a database of another schema version).
+  // another process holds the write lock, DatabaseDamaged when it is
+  // corrupt, DatabaseError otherwise (also for a database of another schema
+  // version).
   explicit Writer(const std::string& path);
   // What a rebuild uses for the database it replaces: any schema version is
   // opened, to hold the lock and read the feeds' metadata, never to ingest.
@@ -44,7 +45,8 @@ class Writer {
   Writer& operator=(const Writer&) = delete;
 
   // Never throws for bad input (it is reported through on_message and
-  // counted); throws DatabaseError when the database itself fails.
+  // counted); throws DatabaseError when the database itself fails
+  // (DatabaseDamaged when it is found corrupt).
   IngestSummary ingest(const std::vector<Snapshot>& snapshots,
                        const IngestOptions& options = {});
 

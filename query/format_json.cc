@@ -63,6 +63,9 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       values.push_back({{"value", v.value}, {"label", v.label}, {"count", v.count}});
     facets[std::string(facet_name(f.kind))] = std::move(values);
   }
+  nlohmann::json unknown = nlohmann::json::array();
+  for (const auto& u : r.unknown_filters)
+    unknown.push_back({{"field", u.field}, {"value", u.value}, {"suggestions", u.suggestions}});
   return {
       {"query", r.query},
       {"parsed_query", r.parsed_query},
@@ -85,6 +88,7 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
       {"searched_as_words",
        r.searched_as_words.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.searched_as_words)},
+      {"unknown_filters", std::move(unknown)},
       {"elapsed_ms", r.elapsed_ms},
       {"partial", r.partial},
   };

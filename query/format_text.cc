@@ -130,7 +130,9 @@ void write_text(std::ostream& out, const SearchResult& r, const TextStyle& style
     out << "\n" << facet_name(facet.kind) << ":\n";
     if (facet.values.empty()) out << "  (none)\n";
     for (const auto& v : facet.values)
-      out << "  " << std::setw(6) << v.count << "  " << clean_line(v.label) << "\n";
+      // A feed's title, and the id --feed takes.
+      out << "  " << std::setw(6) << v.count << "  " << clean_line(v.label)
+          << (facet.kind == FacetKind::kFeed && v.label != v.value ? " (" + clean_line(v.value) + ")" : std::string()) << "\n";
   }
 }
 

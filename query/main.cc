@@ -13,6 +13,8 @@
 
 #include "common/stdout_check.h"
 #include "indexer/schema.h"
+#include "indexer/user_config.h"
+#include "query/filter_check.h"
 #include "query/format.h"
 #include "query/searcher.h"
 #include "version.h"
@@ -92,6 +94,12 @@ int run_show(int argc, char** argv, int at) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "blogsearch show: " << e.what() << " (see blogsearch show --help)\n";
+    return kExitUsage;
+  }
+  try {
+    default_from_config(db_option, "BLOGSEARCH_DB", load_user_config(), "db");
+  } catch (const UserConfigError& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitUsage;
   }
   const std::string db_path = schema::resolve_db_path(db_option);
@@ -182,6 +190,19 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
 
+  // config.toml gives what the command line did not (user_config.h).
+  try {
+    const UserConfig user = load_user_config();
+    default_from_config(db_option, "BLOGSEARCH_DB", user, "db");
+    auto given = [&](const char* name) { return app.get_option(name)->count() > 0; };
+    if (auto v = user.get("sort"); v && !given("--sort")) sort = *v;
+    if (auto v = user.get("limit"); v && !given("--limit")) limit = static_cast<unsigned>(std::stoul(*v));
+    if (auto v = user.get("color"); v && !given("--color")) color = *v;
+    if (auto v = user.get("facets"); v && !given("--facets")) facets = *v;
+  } catch (const UserConfigError& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitUsage;
+  }
   const std::string db_path = schema::resolve_db_path(db_option);
   try {
     SearchRequest request;
@@ -214,6 +235,7 @@ int run(int argc, char** argv) {
 
     Searcher searcher(db_path);
     SearchResult result = searcher.search(request);
+    for (const auto& u : result.unknown_filters) std::cerr << "blogsearch: " << clean_line(unknown_filter_note(u)) << "\n";
 
     if (!result.searched_as_words.empty())
       std::cerr << "blogsearch: note: the query could not be read as written (" << result.searched_as_words

@@ -64,6 +64,12 @@ struct FacetCounting {
   bool estimated = false;
   unsigned stride = 1;          // 1 when exact
   Xapian::doccount sampled = 0;  // matches counted
+// A filter value that no post has (filter_check.h), with the closest
+// values that exist, nearest first.
+struct UnknownFilter {
+  std::string field;  // "feed", "category" or "author"
+  std::string value;  // as given
+  std::vector<std::string> suggestions;
 };
 
 struct SearchResult {
@@ -84,6 +90,7 @@ struct SearchResult {
   // The query could not be parsed as written and uses no operator, so its
   // words were searched: why (the syntax error). "" when it was parsed.
   std::string searched_as_words;
+  std::vector<UnknownFilter> unknown_filters;  // filter values no post has
   double elapsed_ms = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "indexer/schema.h"
 #include "query/doc_cache.h"
 #include "query/facets.h"
+#include "query/filter_check.h"
 #include "query/snippet.h"
 #include "query/sort_keys.h"
 
@@ -161,6 +162,8 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
     open();
   } catch (const ShardError& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.what());
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    throw DatabaseUnavailable(schema::damaged_database_message(path, e.get_msg()));
   } catch (const Xapian::Error& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.get_msg() + "; " +
                               create_hint(path));
@@ -255,6 +258,8 @@ SearchResult Searcher::search(const SearchRequest& request) {
                            std::to_string(request.query.max_wildcard_expansion) +
                            " words; give more letters before the *",
                        text, at == std::string::npos ? 0 : at + 1, pattern.size());
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     } catch (const Xapian::NetworkError& e) {
@@ -272,6 +277,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.reverse = request.reverse;
   result.offset = request.offset;
   result.limit = request.limit;
+  result.unknown_filters = unknown_filters(db_, request.query.filters);
 
   // The "did you mean" correction is worked out after the search, and only
   // when it could be offered (see below): it costs more than the search.
@@ -460,6 +466,8 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
       reopen();
     } catch (const Xapian::NetworkError& e) {
       throw DatabaseUnavailable(shard_failure(e));
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
     } catch (const Xapian::Error& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     }

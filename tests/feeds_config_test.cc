@@ -6,6 +6,7 @@
 #include <string>
 
 #include "indexer/feeds_config.h"
+#include "indexer/feeds_edit.h"
 
 namespace fs = std::filesystem;
 using namespace blogsearch;
@@ -87,3 +88,46 @@ TEST(FeedsConfig, MissingFileIsAConfigError) {
 }
 
 }  // namespace
+
+// feeds_edit.h: edits by [[feed]] spans, the rest of the text kept as is.
+TEST(FeedsEdit, AppendAndRemoveKeepTheRestByteForByte) {
+  const std::string text =
+      "# the file's comment\n\n[[feed]]\nid = \"a\"   # kept\nurl = 'https://a.example.org/'\n\n"
+      "# about b\n[[feed]]\nid = \"b\"\nurl = \"https://b.example.org/\"\n# enabled = false\n\n"
+      "# about c\n[[feed]]\nid = \"c\"\nurl = \"https://c.example.org/\"\n";
+  std::string path = write_config("edit", text);
+  FeedsFile file(path);
+  ASSERT_EQ(file.feeds().size(), 3u);
+  EXPECT_EQ(file.feeds()[1].line, 8);
+  FeedConfig d;
+  d.id = "d";
+  d.url = "https://d.example.org/";
+  d.title = "Quote \" and back\\slash";
+  d.category = "Tech/ML";
+  file.append(d);
+  EXPECT_EQ(file.text().substr(0, text.size()), text);
+  EXPECT_EQ(file.find("d")->title, d.title);
+  EXPECT_EQ(file.find("d")->category, "Tech/ML");
+  file.remove("b");
+  const std::string kept =
+      "# the file's comment\n\n[[feed]]\nid = \"a\"   # kept\nurl = 'https://a.example.org/'\n\n# about c\n[[feed]]\n";
+  EXPECT_EQ(file.text().substr(0, kept.size()), kept) << file.text();
+  EXPECT_NE(file.text().find("\n[[feed]]\nid = \"d\"\nurl = \"https://d.example.org/\"\ntitle = \"Quote \\\" and "
+                             "back\\\\slash\"\ncategory = \"Tech/ML\"\n"),
+            std::string::npos)
+      << file.text();
+  file.save();
+  FeedsFile again(path);
+  EXPECT_EQ(again.text(), file.text());
+  ASSERT_EQ(again.feeds().size(), 3u);
+  EXPECT_THROW(again.remove("b"), ConfigError);
+  EXPECT_THROW(again.append(d), ConfigError);  // id and url there already
+  fs::remove(path);
+}
+
+TEST(FeedsEdit, NewIdsAreSlugsOfTitleElseHost) {
+  EXPECT_EQ(new_feed_id("PyTorch Blog", "https://pytorch.org/blog/feed/", {}), "pytorch-blog");
+  EXPECT_EQ(new_feed_id("", "https://www.example.org/feed", {}), "example.org");
+  EXPECT_EQ(new_feed_id("Blog", "https://x.org/", {"blog", "blog-2"}), "blog-3");
+  EXPECT_EQ(new_feed_id("!!!", "not a url", {}), "feed");
+}

@@ -923,7 +923,7 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
   // Round-trip through the serialiser as a consumer would see it.
   j = nlohmann::json::parse(dump_json(j, false));
   for (const char* key : {"query", "parsed_query", "sort", "reverse", "total", "offset", "limit",
-                          "results", "facets", "suggestion", "elapsed_ms", "partial"})
+                          "results", "facets", "suggestion", "unknown_filters", "elapsed_ms", "partial"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["query"], "kernels");
   EXPECT_TRUE(j["parsed_query"].get<std::string>().find("kernel") != std::string::npos);

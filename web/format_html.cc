@@ -2,10 +2,12 @@
 // (format_style.cc), no scripts: everything interactive is a link or the
 // form, so it works in any browser and under a CSP that forbids scripts.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cmath>
 #include <vector>
 
+#include "query/filter_check.h"
 #include "web/escape.h"
 #include "common/utf8.h"
 #include "query/format.h"
@@ -351,8 +353,10 @@ void write_facet_list(PageOut& out, const Facet& facet, const Refinements& links
   for (std::size_t i = 0; i < facet.values.size() && i < max_values && out.size() < kSidebarBudget; ++i) {
     const FacetValue& v = facet.values[i];
     const std::string& label = v.label.empty() ? v.value : v.label;
-    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Escaped{label}
-        << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
+    out << "<li><a href=\"" << RefinedLink{links, facet.kind, v.value} << "\"><span>" << Escaped{label};
+    // A feed's id is what feed: and --feed take.
+    if (facet.kind == FacetKind::kFeed && label != v.value) out << " <span class=\"fid\">(" << Escaped{v.value} << ")</span>";
+    out << "</span><span class=\"n\" aria-label=\"" << Count{v.count}
         << (v.count == 1 ? " post" : " posts") << "\">" << Count{v.count} << "</span></a></li>\n";
   }
   out << "</ul></section>\n";
@@ -414,6 +418,11 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
   if (!r.searched_as_words.empty())
     out << "<p class=\"notice\">The query could not be read as written (" << Html{r.searched_as_words}
         << "), so its words were searched.</p>\n";
+  for (const auto& u : r.unknown_filters) {
+    std::string note = unknown_filter_note(u);
+    note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    out << "<p class=\"notice\" role=\"status\">" << Html{note} << ".</p>\n";
+  }
   if (!r.suggestion.empty()) {
     WebQuery corrected = w;
     corrected.q = r.suggestion;

@@ -65,6 +65,7 @@ aside li a{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem .3
 aside li a:hover{background:var(--panel)}
 aside li a span:first-child{min-width:0}
 aside .n{color:var(--muted);font-variant-numeric:tabular-nums;white-space:nowrap;flex-shrink:0}
+aside .fid{color:var(--muted)}
 svg.hist{width:100%;height:4.5rem;display:block}
 svg.hist rect{fill:var(--accent)}
 svg.hist a:hover rect,svg.hist a:focus rect{fill:var(--accent-strong)}

@@ -48,7 +48,7 @@ still_there() {
 add() {
   local label=$1; shift
   local status=0
-  /usr/bin/time -f %M -o "$tmp/rss" "$BLOGSEARCH_INDEX" add --quiet --db "$db" "$@" > "$tmp/out" 2> "$tmp/err" || status=$?
+  /usr/bin/time -f %M -o "$tmp/rss" "$BLOGSEARCH_INDEX" add --db "$db" "$@" > "$tmp/out" 2> "$tmp/err" || status=$?
   grep -qi 'AddressSanitizer\|runtime error\|terminate called' "$tmp/err" && { cat "$tmp/err"; fail "$label: crashed"; }
   [ "$status" -eq 0 ] || { cat "$tmp/err"; fail "$label: add exited $status"; }
   grep -q ' 0 errors' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "$label: errors reported"; }

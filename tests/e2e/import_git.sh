@@ -87,9 +87,10 @@ commit 2026-09-07T10:00:00Z "history: back" >/dev/null
 rc=0
 "$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml >"$tmp/first.out" 2>"$tmp/first.err" || rc=$?
 sed 's/^/  | /' "$tmp/first.out" "$tmp/first.err"
-[ "$rc" -eq 3 ] || fail "import with one non-feed version exited $rc, expected 3"
-grep -q ': 5 versions of raw/test-feed/response.xml .* as feed test-feed: 4 archived, 0 already .*, 2 with headers.json, 1 skipped' \
-  "$tmp/first.out" || fail "import summary does not count 5 versions, 4 archived, 2 with headers, 1 skipped"
+# A version that is not a feed is history, not a failure: exit 0.
+[ "$rc" -eq 0 ] || fail "import with one non-feed version exited $rc, expected 0"
+grep -q ': 5 versions of raw/test-feed/response.xml .* as feed test-feed: 4 archived, 0 already .*, 2 with headers.json, 1 not feeds, 0 unreadable' \
+  "$tmp/first.out" || fail "import summary does not count 5 versions, 4 archived, 2 with headers, 1 not a feed"
 grep -q "not a feed, skipped: .*@${c5:0:12}:raw/test-feed/response.xml" "$tmp/first.err" ||
   fail "the error-page version is not named in a message"
 (cd "$BLOGSEARCH_ARCHIVE/test-feed" && ls *.xml) >"$tmp/files.txt"
@@ -138,7 +139,8 @@ pass "5 versions in commit order: 4 archived at commit times with their headers,
 rc=0
 "$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml >"$tmp/second.out" 2>/dev/null || rc=$?
 sed 's/^/  | /' "$tmp/second.out"
-[ "$rc" -eq 3 ] || fail "re-run exited $rc, expected 3 (the error page is still there)"
+[ "$rc" -eq 0 ] || fail "re-run exited $rc, expected 0 (the error page is counted, not a failure)"
+grep -q '1 not feeds, 0 unreadable' "$tmp/second.out" || fail "re-run does not count the error page"
 grep -q '0 archived, 4 already in' "$tmp/second.out" || fail "re-run archived versions again"
 grep -q '4 skipped as already ingested' "$tmp/second.out" || fail "re-run ingested snapshots again"
 [ "$(find "$BLOGSEARCH_ARCHIVE" -name '*.xml' | wc -l)" -eq 4 ] || fail "re-run added archive files"
@@ -154,11 +156,46 @@ git clone -q --bare "$repo" "$tmp/bare.git"
 rc=0
 "$BLOGSEARCH_INDEX" import-git "$tmp/bare.git" --path ./raw/test-feed/response.xml --feed renamed \
   --db "$tmp/db2" --archive "$tmp/archive2" >"$tmp/bare.out" 2>/dev/null || rc=$?
-[ "$rc" -eq 3 ] && grep -q 'as feed renamed: 4 archived' "$tmp/bare.out" || fail "import from a bare clone with --feed failed"
+[ "$rc" -eq 0 ] && grep -q 'as feed renamed: 4 archived' "$tmp/bare.out" || fail "import from a bare clone with --feed failed"
 [ "$(find "$tmp/archive2/renamed" -name '*.xml' | wc -l)" -eq 4 ] || fail "--feed did not name the archive folder"
 [ "$(/usr/bin/python3 -c 'import sys, xapian; print(xapian.Database(sys.argv[1]).get_termfreq("XFEEDrenamed"))' "$tmp/db2")" -eq 6 ] ||
   fail "--feed did not name the feed in the index"
 pass "bare repository and --feed"
+
+# ---- unreadable versions fail; many error pages are counted, a few named -------------
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --max-body 1200 \
+  --db "$tmp/db4" --archive "$tmp/archive4" >"$tmp/big.out" 2>"$tmp/big.err" || rc=$?
+sed 's/^/  | /' "$tmp/big.out" "$tmp/big.err"
+unreadable=$(sed -n 's/.*not feeds, \([0-9]*\) unreadable.*/\1/p' "$tmp/big.out")
+[ "$rc" -eq 3 ] && [ "${unreadable:-0}" -gt 0 ] || fail "versions over --max-body (unreadable) did not exit 3 (exit $rc)"
+grep -q 'bytes (--max-body), skipped' "$tmp/big.err" || fail "an unreadable version is not named"
+
+pages="$tmp/pages"
+git init -q -b main "$pages"
+mkdir -p "$pages/raw/cf"
+write_feed "$pages/raw/cf/feed.xml" cf 2
+git -C "$pages" add -A
+git -C "$pages" -c user.name=bot -c user.email=bot@example.org commit -q -m feed
+for i in $(seq 1 13); do
+  printf '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>challenge %d</body></html>\n' "$i" \
+    >"$pages/raw/cf/feed.xml"
+  git -C "$pages" add -A
+  GIT_COMMITTER_DATE="2026-09-10T$(printf %02d "$i"):00:00Z" \
+    git -C "$pages" -c user.name=bot -c user.email=bot@example.org commit -q -m "page $i"
+done
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$pages" --path raw/cf/feed.xml --db "$tmp/db5" --archive "$tmp/archive5" \
+  >"$tmp/pages.out" 2>"$tmp/pages.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "a history of challenge pages and one feed exited $rc, expected 0"
+grep -q '14 versions .* 1 archived, .* 13 not feeds, 0 unreadable' "$tmp/pages.out" || fail "the challenge pages are not counted"
+[ "$(grep -c 'not a feed, skipped' "$tmp/pages.err")" -eq 10 ] && grep -q 'warning: 3 more versions of raw/cf/feed.xml are not feeds' "$tmp/pages.err" ||
+  fail "the first ten error pages are not named and the rest counted: $(cat "$tmp/pages.err")"
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$pages" --path raw/cf/feed.xml --db "$tmp/db5" --archive "$tmp/archive5" --quiet \
+  >"$tmp/pages2.out" 2>/dev/null || rc=$?
+[ "$rc" -eq 0 ] && [ ! -s "$tmp/pages2.out" ] || fail "a quiet re-run exited $rc or printed a summary"
+pass "exit 3 only for versions that could not be read; error pages counted, ten named"
 
 # ---- real snapshots, laid out like the seeds' scraper ---------------------------
 # raw/<feed>/response.xml + headers.json, one commit per fetch at its time.
@@ -179,7 +216,7 @@ if [ -d "$pytorch" ]; then
   "$BLOGSEARCH_INDEX" import-git "$real" --path raw/pytorch-blog-feed/response.xml --db "$tmp/db3" \
     --archive "$tmp/archive3" >"$tmp/real.out" 2>&1 || rc=$?
   sed 's/^/  | /' "$tmp/real.out"
-  [ "$rc" -eq 0 ] && grep -q '3 versions .* 3 archived, .* 3 with headers.json, 0 skipped' "$tmp/real.out" ||
+  [ "$rc" -eq 0 ] && grep -q '3 versions .* 3 archived, .* 3 with headers.json, 0 not feeds, 0 unreadable' "$tmp/real.out" ||
     fail "import of the real PyTorch snapshots failed (exit $rc)"
   /usr/bin/python3 - "$tmp/db3" "$tmp/archive3/pytorch-blog-feed" <<'PY' || fail "the real PyTorch history is not what corpus/README.md states"
 import glob, json, sys, xapian

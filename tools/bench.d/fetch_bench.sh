@@ -31,7 +31,7 @@ run() {
   local name=$1 t0
   shift
   t0=$(now)
-  "$bin" fetch --quiet "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || true
+  "$bin" fetch "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || true
   wall=$(secs "$t0" "$(now)")
 }
 # "N feeds fetched in F s: ...; ... in I s" -> "F I"

@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# blogsearch-index feeds add/list/remove/import/export against a lighttpd on
+# 127.0.0.1: discovery from a page with several alternates (relative hrefs,
+# <base href>, one that does not parse, links that are not feeds), the usual
+# paths (/feed, /rss.xml...), a page that names no feed and a feed that fails
+# to parse; edits that keep a commented feeds.toml's comments, order and
+# layout; an OPML import (nested folders -> categories) and export round trip.
+set -euo pipefail
+
+for tool in lighttpd curl; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: $tool is not installed (tools/setup installs it)"
+    exit 77
+  fi
+done
+
+fixtures="$SOURCE_DIR/tests/e2e/fetch.d"
+# shellcheck source=fetch.d/server.sh
+source "$fixtures/server.sh"
+# shellcheck source=fetch.d/feeds.sh
+source "$fixtures/feeds.sh"
+
+tmp=$(mktemp -d)
+trap 'server_stop; rm -rf "$tmp"' EXIT
+www="$tmp/www"
+mkdir -p "$www/blog/feeds" "$www/other" "$www/nofeed" "$www/plain" "$www/based"
+server_start "$tmp/srv" "$www"
+export BLOGSEARCH_DB="$tmp/db" BLOGSEARCH_ARCHIVE="$tmp/archive"
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+reported=0
+pass() {
+  if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi
+  reported=$failures
+}
+
+# feeds NAME ARGS...: runs `blogsearch-index feeds ARGS`, output in $tmp/NAME.{out,err}, status in $rc.
+feeds() {
+  local name=$1
+  shift
+  rc=0
+  "$BLOGSEARCH_INDEX" feeds "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+  sed 's/^/  | /' "$tmp/$name.out" "$tmp/$name.err"
+}
+
+# toml_feeds FILE: one line per feed, "id|url|title|category|enabled".
+toml_feeds() {
+  /usr/bin/python3 - "$1" <<'PY'
+import sys, tomllib
+for f in tomllib.load(open(sys.argv[1], "rb")).get("feed", []):
+    print("|".join([f["id"], f["url"], f.get("title", ""), f.get("category", ""), str(f.get("enabled", True))]))
+PY
+}
+
+# ---- the site ------------------------------------------------------------------
+write_feed "$www/blog/feeds/main.xml" mainfeed 4
+printf '<html><body>this is not a feed</body></html>\n' >"$www/blog/broken.xml"
+cat >"$www/other/feed.json" <<'JSON'
+{"version": "https://jsonfeed.org/version/1.1", "title": "Json Notes",
+ "items": [{"id": "j1", "url": "https://json.example.org/1", "title": "One", "content_text": "first",
+            "date_published": "2026-09-01T10:00:00Z"},
+           {"id": "j2", "url": "https://json.example.org/2", "title": "Two", "content_text": "second",
+            "date_published": "2026-09-02T10:00:00Z"}]}
+JSON
+cat >"$www/blog/index.html" <<'HTML'
+<!DOCTYPE html>
+<html><head><title>A blog</title>
+<link rel="stylesheet" href="/style.css">
+<link rel="alternate" type="text/html" hreflang="fr" href="/fr/">
+<link rel="alternate" type="application/rss+xml" title="Broken" href="broken.xml">
+<link rel="ALTERNATE feed" type="application/atom+xml; charset=utf-8" href="feeds/main.xml">
+<link rel="alternate" type="application/feed+json" href="../other/feed.json">
+</head><body><p>Hello <a href="/rss.xml">rss</a></p></body></html>
+HTML
+cat >"$www/based/page.html" <<'HTML'
+<html><head><base href="/other/"><link rel=alternate type=application/feed+json href=feed.json></head>
+<body>based</body></html>
+HTML
+printf '<html><head><title>No feed here</title></head><body>nothing</body></html>\n' >"$www/nofeed/index.html"
+printf '<html><head><title>Plain</title></head><body>plain</body></html>\n' >"$www/plain/index.html"
+
+cfg="$tmp/feeds.toml"
+cp "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml" "$cfg"
+original=$(cat "$cfg")
+
+# ---- discovery ------------------------------------------------------------------
+feeds page add "$BASE/blog/index.html" --config "$cfg"
+[ "$rc" -eq 0 ] || fail "add of a page with alternates exited $rc"
+grep -q "its feed is $BASE/blog/feeds/main.xml" "$tmp/page.out" ||
+  fail "the relative alternate feeds/main.xml was not resolved and chosen (after the broken one)"
+grep -q "the page names 3 feeds: $BASE/blog/broken.xml $BASE/blog/feeds/main.xml $BASE/other/feed.json" "$tmp/page.out" ||
+  fail "the page's three feed links (and no stylesheet or text/html link) are not listed, resolved"
+grep -q "added feed mainfeed to $cfg: \"mainfeed\", 4 items (rss2), $BASE/blog/feeds/main.xml" "$tmp/page.out" ||
+  fail "add does not report the id, title and number of items"
+grep -q "^mainfeed|$BASE/blog/feeds/main.xml|mainfeed||True$" <(toml_feeds "$cfg") || fail "the feed is not in feeds.toml"
+
+feeds based add "$BASE/based/page.html" --config "$cfg" --id json-notes --category "Tech/JSON"
+[ "$rc" -eq 0 ] && grep -q "added feed json-notes .*\"Json Notes\", 2 items (json.*), $BASE/other/feed.json" "$tmp/based.out" ||
+  fail "<base href> did not resolve the JSON Feed alternate, or --id was not used"
+grep -q "^json-notes|$BASE/other/feed.json|Json Notes|Tech/JSON|True$" <(toml_feeds "$cfg") || fail "--category is not kept"
+
+before=$(cat "$cfg")
+feeds nofeed add "$BASE/nofeed/index.html" --config "$cfg"
+[ "$rc" -eq 2 ] || fail "a page naming no feed exited $rc, expected 2"
+grep -q "index.html: not a feed (root element <html>), and as a page it names no feed .*tried: $BASE/feed: HTTP 404; $BASE/rss.xml: HTTP 404" "$tmp/nofeed.err" ||
+  fail "a page with no feed does not say so and what was tried"
+[ "$(cat "$cfg")" = "$before" ] || fail "a failed add changed feeds.toml"
+
+feeds broken add "$BASE/blog/broken.xml" --config "$cfg"
+[ "$rc" -eq 2 ] && grep -q "broken.xml: not a feed (root element <html>), and as a page" "$tmp/broken.err" || fail "a feed that fails to parse was not refused (exit $rc)"
+[ "$(cat "$cfg")" = "$before" ] || fail "a refused feed changed feeds.toml"
+
+printf '<html><head><link rel="alternate" type="application/rss+xml" href="broken.xml"></head></html>\n' >"$www/blog/only-broken.html"
+feeds onlybroken add "$BASE/blog/only-broken.html" --config "$cfg"
+[ "$rc" -eq 2 ] && grep -q "none of the 1 feeds the page names parses; tried: $BASE/blog/broken.xml: not a feed (root element <html>); $BASE/feed: HTTP 404" "$tmp/onlybroken.err" ||
+  fail "a page whose only alternate does not parse is not reported with what each candidate answered"
+[ "$(cat "$cfg")" = "$before" ] || fail "a failed add changed feeds.toml"
+
+feeds missing add "$BASE/blog/none.xml" --config "$cfg"
+[ "$rc" -eq 2 ] && grep -q "none.xml: .*404" "$tmp/missing.err" || fail "a 404 was not reported (exit $rc)"
+
+write_feed "$www/rss.xml" rootfeed 2
+feeds usual add "$BASE/plain/index.html" --config "$cfg"
+[ "$rc" -eq 0 ] && grep -q "its feed is $BASE/rss.xml" "$tmp/usual.out" || fail "the usual path /rss.xml was not found (after /feed)"
+
+feeds dup add "$BASE/blog/feeds/main.xml" --config "$cfg"
+[ "$rc" -eq 2 ] && grep -q "is there already, as feed 'mainfeed'" "$tmp/dup.err" || fail "a second add of the same feed was not refused"
+feeds badid add "$BASE/blog/feeds/main.xml" --config "$cfg" --id "Not A Slug"
+[ "$rc" -eq 2 ] && grep -q "must be a slug" "$tmp/badid.err" || fail "an invalid --id was not refused"
+feeds direct add "$BASE/other/feed.json" --config "$tmp/new/dir/feeds.toml"
+[ "$rc" -eq 0 ] && grep -q '^json-notes|' <(toml_feeds "$tmp/new/dir/feeds.toml") ||
+  fail "add of a feed URL into a new file (and folder) failed"
+case "$(cat "$cfg")" in
+  "$original"*) ;;
+  *) fail "add changed what was in feeds.toml before (it should only append)" ;;
+esac
+pass "discovery: alternates in order, relative hrefs and <base>, JSON Feed, the usual paths, no feed, not a feed"
+
+# ---- list ----------------------------------------------------------------------
+"$BLOGSEARCH_INDEX" fetch --config "$cfg" --feed mainfeed --feed rootfeed --feed json-notes >/dev/null 2>&1 ||
+  fail "fetch of the added feeds failed"
+feeds list list --config "$cfg"
+[ "$rc" -eq 0 ] || fail "list exited $rc"
+head -1 "$tmp/list.out" | grep -q '^ID  *TITLE  *URL  *LAST FETCH  *STATE$' || fail "list has no header"
+grep -Eq "^mainfeed +mainfeed +$BASE/blog/feeds/main.xml +20[0-9-]+T[0-9:]+Z +ok \(HTTP 200\)$" "$tmp/list.out" ||
+  fail "a fetched feed does not show its last fetch and state"
+grep -Eq '^maybe +- +https://maybe.example.org/feed.xml +never +disabled$' "$tmp/list.out" || fail "a disabled feed is not listed as such"
+grep -Eq '^pytorch +PyTorch Blog +https://pytorch.org/blog/feed/ +never +enabled$' "$tmp/list.out" || fail "a feed never fetched is not listed as such"
+[ "$(wc -l <"$tmp/list.out")" -eq 7 ] || fail "list does not show one line per feed"
+pass "list: id, title, URL, last fetch and state"
+
+# ---- remove keeps everything else as written ------------------------------------------
+cp "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml" "$tmp/edit.toml"
+feeds remove remove maybe --config "$tmp/edit.toml"
+[ "$rc" -eq 0 ] || fail "remove exited $rc"
+# Lines 10-16: the feed's own comment, its table and the comment inside it.
+diff <(sed '10,16d' "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml") "$tmp/edit.toml" ||
+  fail "remove changed more than the feed's own lines"
+feeds remove_last remove the-go-blog --config "$tmp/edit.toml"
+# Its comment above it goes too, and the blank line that separated them.
+diff <(sed '9,$d' "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml") "$tmp/edit.toml" ||
+  fail "removing the last feed left its lines or took others"
+feeds remove_none remove nosuch --config "$tmp/edit.toml"
+[ "$rc" -eq 2 ] && grep -q "no feed with id 'nosuch'" "$tmp/remove_none.err" || fail "removing an unknown id was not an error"
+chmod 600 "$tmp/edit.toml"
+feeds remove_mode remove pytorch --config "$tmp/edit.toml"
+[ "$(stat -c %a "$tmp/edit.toml")" = 600 ] || fail "remove changed the file's permissions"
+grep -q "Keep this comment" "$tmp/edit.toml" || fail "removing the first feed took the file's own comment"
+[ -z "$(toml_feeds "$tmp/edit.toml")" ] || fail "feeds are left after removing all"
+pass "remove: only the feed's lines go; comments, layout and permissions stay"
+
+# ---- import and export --------------------------------------------------------------
+cp "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml" "$tmp/import.toml"
+feeds import import "$SOURCE_DIR/tests/e2e/feeds.d/nested.opml" --config "$tmp/import.toml"
+[ "$rc" -eq 3 ] || fail "an import with one non-http entry exited $rc, expected 3"
+grep -q "5 feeds in .*nested.opml: 3 added to .*, 1 there already, 1 skipped" "$tmp/import.out" || fail "import does not count its entries"
+grep -q "Not http.*ftp://files.example.org/feed.xml' is not an http(s) URL" "$tmp/import.err" || fail "the non-http entry is not named"
+toml_feeds "$tmp/import.toml" >"$tmp/import.feeds"
+diff - "$tmp/import.feeds" <<EOF2 || fail "imported feeds, their ids and categories are not as expected"
+pytorch|https://pytorch.org/blog/feed/|PyTorch Blog||True
+maybe|https://maybe.example.org/feed.xml|||False
+the-go-blog|https://go.dev/blog/feed.atom|||True
+loose-free|https://loose.example.org/rss|Loose & Free||True
+kernel-digest|https://kernel.example.org/feed.atom|Kernel Digest|Tech|True
+tensor-notes|https://tensor.example.org/index.xml|Tensor Notes|Tech/Machine learning|True
+EOF2
+case "$(cat "$tmp/import.toml")" in
+  "$original"*) ;;
+  *) fail "import changed what was in feeds.toml before" ;;
+esac
+feeds reimport import "$SOURCE_DIR/tests/e2e/feeds.d/nested.opml" --config "$tmp/import.toml"
+grep -q ": 0 added to .*, 4 there already, 1 skipped" "$tmp/reimport.out" || fail "a second import added feeds again"
+
+feeds export export --config "$tmp/import.toml"
+[ "$rc" -eq 0 ] || fail "export exited $rc"
+/usr/bin/python3 - "$tmp/export.out" <<'PY' || fail "the export is not OPML 2.0 with categories as nested folders"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "opml" and root.get("version") == "2.0", root.attrib
+assert root.find("head/title") is not None and root.find("head/dateCreated") is not None
+body = root.find("body")
+top = [o.get("text") for o in body.findall("outline")]
+assert top == ["PyTorch Blog", "maybe", "the-go-blog", "Loose & Free", "Tech"], top
+tech = body.find("outline[@text='Tech']")
+assert [o.get("xmlUrl") for o in tech.findall("outline")] == ["https://kernel.example.org/feed.atom", None]
+ml = tech.find("outline[@text='Machine learning']")
+assert [o.get("xmlUrl") for o in ml.findall("outline")] == ["https://tensor.example.org/index.xml"]
+assert all(o.get("type") == "rss" for o in root.iter("outline") if o.get("xmlUrl"))
+PY
+feeds roundtrip import "$tmp/export.out" --config "$tmp/roundtrip.toml"
+[ "$rc" -eq 0 ] || fail "importing the export exited $rc"
+# The same URLs, titles (the id where feeds.toml has none) and categories.
+/usr/bin/python3 - "$tmp/import.toml" "$tmp/roundtrip.toml" <<'PY' || fail "export then import does not give the same feeds and categories"
+import sys, tomllib
+a = {f["url"]: (f.get("title") or f["id"], f.get("category", "")) for f in tomllib.load(open(sys.argv[1], "rb"))["feed"]}
+b = {f["url"]: (f.get("title", ""), f.get("category", "")) for f in tomllib.load(open(sys.argv[2], "rb"))["feed"]}
+assert a == b, (a, b)
+PY
+printf '<opml version="2.0"><body><outline' >"$tmp/bad.opml"
+feeds badopml import "$tmp/bad.opml" --config "$tmp/import.toml"
+[ "$rc" -eq 2 ] && grep -q "bad.opml:1: not XML" "$tmp/badopml.err" || fail "a broken OPML file is not exit 2 naming it"
+printf '<rss version="2.0"/>' >"$tmp/notopml.xml"
+feeds notopml import "$tmp/notopml.xml" --config "$tmp/import.toml"
+[ "$rc" -eq 2 ] && grep -q "not OPML" "$tmp/notopml.err" || fail "an XML file that is not OPML is not refused"
+pass "import: nested folders become categories, duplicates and bad entries skipped; export round trip"
+
+# ---- usage ---------------------------------------------------------------------------
+feeds frob frobnicate
+[ "$rc" -eq 2 ] && grep -q "unknown command 'frobnicate' (commands: add, list, remove, import, export" "$tmp/frob.err" ||
+  fail "an unknown feeds command is not named with the real ones"
+printf '[[feed]]\nid = "x"\nurl = "https://x.example.org/"\nurl = "again"\n' >"$tmp/invalid.toml"
+feeds invalid add "$BASE/blog/feeds/main.xml" --config "$tmp/invalid.toml"
+[ "$rc" -eq 2 ] && grep -q "invalid.toml:4" "$tmp/invalid.err" || fail "an invalid feeds.toml is not reported with its line"
+pass "usage errors"
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "all feeds checks passed"
