@@ -64,6 +64,8 @@ struct FacetCounting {
   bool estimated = false;
   unsigned stride = 1;          // 1 when exact
   Xapian::doccount sampled = 0;  // matches counted
+};
+
 // A filter value that no post has (filter_check.h), with the closest
 // values that exist, nearest first.
 struct UnknownFilter {

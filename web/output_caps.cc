@@ -32,7 +32,7 @@ bool post_over(const PostRecord& p, const OutputCaps& c) {
   return over(p.title, c.title_bytes) || over(p.summary, c.summary_bytes) || over(p.link, c.link_bytes) ||
          over(p.feed_title, c.name_bytes) || over(p.feed_id, c.facet_value_bytes) ||
          list_over(p.authors, c.names, c.name_bytes) || list_over(p.categories, c.names, c.name_bytes) ||
-         p.feeds.size() > c.names || p.history.size() > c.names;
+         p.feeds.size() > c.names;
 }
 
 void cap_snippet(std::vector<SnippetPart>& parts, std::size_t max) {
@@ -63,8 +63,6 @@ void cap_result(SearchResult& r, const OutputCaps& c) {
     cut_list(p->authors, c.names, c.name_bytes);
     cut_list(p->categories, c.names, c.name_bytes);
     if (p->feeds.size() > c.names) p->feeds.resize(c.names);
-    if (p->history.size() > c.names)  // the newest ones (oldest first)
-      p->history.erase(p->history.begin(), p->history.end() - static_cast<long>(c.names));
     hit.post = std::move(p);
   }
   for (Facet& f : r.facets) {
