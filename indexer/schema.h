@@ -4,7 +4,7 @@
 // record is defined here and only here. The writer (indexer/) and the
 // searcher (query/) both include this header; query/ includes nothing else
 // from indexer/.
-// README.md mirrors the tables below: change both together and bump
+// docs/schema.md mirrors the tables below: change both together and bump
 // kSchemaVersion when a change makes old databases unreadable.
 //
 // Nothing here throws except std::bad_alloc.

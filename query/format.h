@@ -4,7 +4,7 @@
 // output: text output drops control characters (so a hostile feed cannot
 // drive the terminal) and marks matches with ANSI bold only when asked;
 // JSON output is nlohmann-json with invalid UTF-8 replaced by U+FFFD.
-// The JSON shape is documented in query/README-section.md and stable: fields
+// The JSON shape is documented in docs/blogsearch.md and stable: fields
 // are only ever added. None of these functions throws (except bad_alloc).
 #pragma once
 
