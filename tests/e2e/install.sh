@@ -70,7 +70,7 @@ for f in lighttpd.conf apache.conf nginx.conf; do
 done
 if command -v systemd-analyze >/dev/null; then
   # verify checks the syntax and that ExecStart's program exists.
-  systemd-analyze verify "$unit" "$P/lib/systemd/system/blogsearch-fetch.timer" >"$tmp/verify.log" 2>&1 ||
+  MANPATH=$P/share/man systemd-analyze verify "$unit" "$P/lib/systemd/system/blogsearch-fetch.timer" >"$tmp/verify.log" 2>&1 ||
     fail "systemd-analyze verify: $(cat "$tmp/verify.log")"
 else
   echo "SKIP (part): no systemd-analyze: the units are not verified"
