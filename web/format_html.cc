@@ -416,12 +416,12 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
       << "</h1>\n";
   write_notices(out, c);
   if (!r.searched_as_words.empty())
-    out << "<p class=\"notice\">The query could not be read as written (" << Html{r.searched_as_words}
+    out << "<p class=\"notice\">The query could not be read as written (" << Escaped{r.searched_as_words}
         << "), so its words were searched.</p>\n";
   for (const auto& u : r.unknown_filters) {
     std::string note = unknown_filter_note(u);
     note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
-    out << "<p class=\"notice\" role=\"status\">" << Html{note} << ".</p>\n";
+    out << "<p class=\"notice\" role=\"status\">" << Escaped{note} << ".</p>\n";
   }
   if (!r.suggestion.empty()) {
     WebQuery corrected = w;
