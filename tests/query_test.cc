@@ -375,7 +375,7 @@ TEST_F(SearcherTest, QueryLengthAndWordsAreBounded) {
   }
   r.bounds.max_query_bytes = 10;
   EXPECT_THROW(run("kernels compile", r), QueryError);
-  EXPECT_EQ(count_query_words("a.b.c \"d e\" f* (g OR h) J\xC3\xBCrgen"), 10u);
+  EXPECT_EQ(count_query_words("a.b.c \"d e\" f* (g OR h) J\xC3\xBCrgen"), 9u);
   EXPECT_EQ(count_query_words("  --  "), 0u);
   EXPECT_EQ(count_query_words("a OR b AND NOT c NEAR d or"), 5u);  // operators are upper case
 }

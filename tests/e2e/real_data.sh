@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar -xJf "$shared/blog-history.tar.xz" -C "$tmp"
 
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/db" "$tmp/blog-history" | tee "$tmp/first.txt"
+"$BLOGSEARCH_INDEX" add --db "$tmp/db" "$tmp/blog-history" 2>&1 | tee "$tmp/first.txt"
 grep -q ' 5058 snapshots read' "$tmp/first.txt" || { echo "FAIL: expected 5058 snapshots read"; exit 1; }
 grep -q ' 0 errors' "$tmp/first.txt" || { echo "FAIL: errors while indexing the corpus"; exit 1; }
 
@@ -38,6 +38,6 @@ if bad:
 print("every document has id, title, seen times, versions, in_feed, feed")
 PY
 
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/db" "$tmp/blog-history" | tee "$tmp/second.txt"
+"$BLOGSEARCH_INDEX" add --db "$tmp/db" "$tmp/blog-history" 2>&1 | tee "$tmp/second.txt"
 grep -q '5058 skipped as already ingested' "$tmp/second.txt" || { echo "FAIL: second run re-ingested snapshots"; exit 1; }
 echo "PASS: 1619 posts, second run a no-op"
