@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "record/json_fields.h"
+
 namespace blogsearch {
 using nlohmann::json;
 
@@ -11,15 +13,8 @@ namespace {
 const char* const kKnown[] = {"id", "title", "url", "link", "last_ingest", "latest_observed",
                               "latest_body", "newest_complete", "fetch"};
 
-std::string str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::int64_t num(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
-}
+using json_fields::num;
+using json_fields::str;
 
 }  // namespace
 

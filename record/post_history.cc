@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "record/json_fields.h"
+
 #include <ctime>
 
 namespace blogsearch {
@@ -43,15 +45,8 @@ std::vector<std::string> strings(const json& j, const char* key) {
   return out;
 }
 
-std::string str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::int64_t num(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
-}
+using json_fields::num;
+using json_fields::str;
 
 }  // namespace
 
