@@ -943,7 +943,7 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
                           "content_hash", "snapshot", "snippet", "snippet_parts"})
     EXPECT_TRUE(first.contains(key)) << key;
   EXPECT_FALSE(first.contains("text"));
-  EXPECT_FALSE(first.contains("history"));  // issue 15 point 12: `show` has it
+  EXPECT_FALSE(first.contains("history"));  // issue 15 point 12: only with --history
   EXPECT_EQ(first["rank"], 1);
   EXPECT_TRUE(first["updated"].is_null());
   EXPECT_TRUE(first["feed"]["id"].is_string());
@@ -966,6 +966,14 @@ TEST_F(SearcherTest, FindPostByIdOrLink) {
   EXPECT_EQ(by_link->id, "go");
   EXPECT_FALSE(s.find_post("https://go.dev/blog/nothing"));
   EXPECT_FALSE(s.find_post("nothing"));
+  // Issue 15 point 11: links as people type them.
+  for (const char* typed : {"http://go.dev/blog/generics", "https://www.go.dev/blog/generics/",
+                            "https://GO.dev/blog/generics#top", "https://go.dev:443/blog/generics?utm_source=x"}) {
+    auto found = s.find_post(typed);
+    ASSERT_TRUE(found) << typed;
+    EXPECT_EQ(found->id, "go") << typed;
+  }
+  EXPECT_FALSE(s.find_post("https://go.dev/blog/Generics"));  // the path's case counts
   std::ostringstream out;
   write_post_text(out, *by_id);
   EXPECT_NE(out.str().find("in feed:      yes"), std::string::npos) << out.str();
