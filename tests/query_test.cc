@@ -641,6 +641,21 @@ TEST_F(SearcherTest, OnlyNegationsMeanAllPostsExcept) {
   EXPECT_EQ(run("-kernels", r).total.estimated, without.size() + 2);  // + the two election posts
 }
 
+TEST_F(SearcherTest, UnparsableNegationsAreSearchedAsWords) {
+  // The query fuzzer's find: "-a..b" parses neither as a range nor, with
+  // its '-' taken off, as the words to exclude; it excludes the words.
+  SearchRequest r;
+  r.limit = 100;
+  SearchResult res;
+  ASSERT_NO_THROW(res = run("-kernels..training", r));
+  EXPECT_FALSE(res.searched_as_words.empty());
+  Ids ids;
+  for (const auto& hit : res.hits) ids.insert(hit.post->id);
+  EXPECT_EQ(ids, id_set("-kernels -training", r));
+  const char fuzzed[] = "-O+DDDDD\0\0a\x10\0?\x1c\x80" "DDDD..\xd9\x8d\xa5\x86OO";
+  EXPECT_NO_THROW(run(std::string(fuzzed, sizeof fuzzed - 1), r));
+}
+
 TEST_F(SearcherTest, UnparsableTextWithoutOperatorsIsSearchedAsWords) {
   // Xapian reads "..." as a range; a pasted title must still search.
   for (const char* q : {"Compiling models... with torch", "Models...compiling?", "compiling.. models"}) {
