@@ -15,20 +15,6 @@ struct Seen {
   const std::string* hash;  // content hash, for the order of equal times and feeds
   std::uint32_t content;
 };
-
-std::vector<std::string> changed_fields(const VersionContent& a, const VersionContent& b) {
-  std::vector<std::string> out;
-  if (a.title != b.title) out.push_back("title");
-  if (a.text != b.text) out.push_back("text");
-  if (a.summary != b.summary) out.push_back("summary");
-  if (a.link != b.link) out.push_back("link");
-  if (a.published != b.published) out.push_back("published");
-  if (a.updated != b.updated) out.push_back("updated");
-  if (a.authors != b.authors) out.push_back("authors");
-  if (a.categories != b.categories || a.category_terms != b.category_terms) out.push_back("categories");
-  return out;
-}
-
 }  // namespace
 
 ReplayResult replay(PostHistory history, const std::map<std::string, Time>& newest,

@@ -16,6 +16,7 @@
 
 #include "query/result.h"
 #include "query/text_diff.h"
+#include "query/version_diff.h"
 #include "record/post_history.h"
 
 namespace blogsearch {
@@ -28,8 +29,21 @@ struct TextStyle {
 void write_text(std::ostream& out, const SearchResult& result, const TextStyle& style);
 // One post id per line.
 void write_ids(std::ostream& out, const SearchResult& result);
-// One post in full, plain text.
-void write_post_text(std::ostream& out, const PostRecord& post);
+// One post in full, plain text; with `history`, its versions after its
+// fields (write_versions).
+void write_post_text(std::ostream& out, const PostRecord& post, const PostHistory* history = nullptr);
+// "Versions (3):" and one line per version: number, first and last seen,
+// what it changed ("first version" for 1), "no text sent" when the feed
+// sent none.
+void write_versions(std::ostream& out, const PostHistory& history);
+// Version `number` (1-based; must exist) of a post: title, link, authors,
+// categories, dates, seen times, what changed, and its text.
+void write_version_text(std::ostream& out, const PostHistory& history, int number);
+// A diff of two versions: the fields that changed, the title's word diff,
+// and the text's, keeping its line breaks (diff_block).
+void write_version_diff(std::ostream& out, const PostRecord& post, const VersionDiff& diff, bool colour);
+// As diff_markup, but keeping the texts' line breaks (clean_block).
+std::string diff_block(const TextDiff& diff, bool colour);
 
 // A word diff on one line: "kept [-removed-]{+added+} kept" (as git's
 // --word-diff=plain), or with `colour` the removed words red and the added
@@ -48,6 +62,12 @@ nlohmann::json history_to_json(const PostHistory& history);
 // {"parts": [{"op": "same"|"removed"|"added", "text"}], "words_removed",
 // "words_added", "coarse", "cut"}; each part's text starts with its lead.
 nlohmann::json diff_to_json(const TextDiff& diff);
+// Version `number` (must exist) with its title, dates and text; as
+// write_version_text.
+nlohmann::json version_to_json(const PostHistory& history, int number);
+// {"id", "from", "to", "changed", "title": diff_to_json, "text": diff_to_json
+// or null when either version has no text, "from_no_text", "to_no_text"}.
+nlohmann::json version_diff_to_json(const PostRecord& post, const VersionDiff& diff);
 // Serialises compactly with invalid UTF-8 replaced, never throwing.
 std::string dump_json(const nlohmann::json& value, bool pretty);
 

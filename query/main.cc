@@ -17,6 +17,7 @@
 #include "query/filter_check.h"
 #include "query/format.h"
 #include "query/searcher.h"
+#include "query/version_diff.h"
 #include "version.h"
 
 namespace {
@@ -57,11 +58,11 @@ std::string join_words(const std::vector<std::string>& words) {
   return q;
 }
 
-// "show" is a command only as the first word that is not an option or an
-// option's value: "blogsearch kernels show" searches for both words. CLI11
-// would take "show" as a subcommand anywhere, hence this scan. Returns the
-// index of "show" in argv, 0 when this is a search.
-int show_position(const CLI::App& app, int argc, char** argv) {
+// "show" and "diff" are commands only as the first word that is not an
+// option or an option's value: "blogsearch kernels show" searches for both
+// words. CLI11 would take them as subcommands anywhere, hence this scan.
+// Returns the index of the command in argv, 0 when this is a search.
+int command_position(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--") return 0;
@@ -71,51 +72,175 @@ int show_position(const CLI::App& app, int argc, char** argv) {
       if (opt && opt->get_type_size() != 0) ++i;  // skip the option's value
       continue;
     }
-    return arg == "show" ? i : 0;
+    return arg == "show" || arg == "diff" ? i : 0;
   }
   return 0;
 }
 
-int run_show(int argc, char** argv, int at) {
-  CLI::App app{"Show one post in full, by its id or its link."};
-  app.name("blogsearch show");
-  std::string db_option, key, format = "text";
-  bool pretty = false;
-  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
-  app.add_option("post", key, "post id or link")->required();
-  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  app.add_flag("--pretty", pretty, "JSON: indent");
+// The arguments of a command but the command word, for CLI11 (which wants
+// them reversed).
+std::vector<std::string> command_args(int argc, char** argv, int at) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i)
-    if (i != at) args.emplace_back(argv[i]);  // CLI11 wants them reversed
+    if (i != at) args.emplace_back(argv[i]);
+  return args;
+}
+
+// Parses a command's arguments; a usage error is reported. -1 when parsed,
+// else the exit code.
+int parse_command(CLI::App& app, std::vector<std::string> args) {
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "blogsearch show: " << e.what() << " (see blogsearch show --help)\n";
+    std::cerr << app.get_name() << ": " << e.what() << " (see " << app.get_name() << " --help)\n";
     return kExitUsage;
   }
+  return -1;
+}
+
+// The post a command names, and its history. On failure the error is
+// reported and `exit` set.
+struct NamedPost {
+  std::optional<PostRecord> post;
+  PostHistory history;
+  int exit = kExitMatches;
+};
+
+NamedPost find_named_post(Searcher& searcher, const std::string& key, const std::string& db_path) {
+  NamedPost out;
+  out.post = searcher.find_post(key);
+  if (!out.post) {
+    std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
+    out.exit = kExitNoMatches;
+    return out;
+  }
+  out.history = searcher.post_history(out.post->docid);
+  return out;
+}
+
+// The database a command reads: --db, else $BLOGSEARCH_DB, else config.toml.
+// "" after reporting a bad config.toml.
+std::string command_db(std::string db_option, const UserConfig& user) {
+  default_from_config(db_option, "BLOGSEARCH_DB", user, "db");
+  return schema::resolve_db_path(db_option);
+}
+
+int run_show(int argc, char** argv, int at) {
+  CLI::App app{"Show one post in full, by its id or its link, with its versions."};
+  app.name("blogsearch show");
+  std::string db_option, key, format = "text";
+  bool pretty = false;
+  long version = 0;
+  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("post", key, "post id or link")->required();
+  app.add_option("--version", version, "print version N of the post (1 = the oldest) instead");
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--pretty", pretty, "JSON: indent");
+  if (const int rc = parse_command(app, command_args(argc, argv, at)); rc >= 0) return rc;
+  std::string db_path;
   try {
-    default_from_config(db_option, "BLOGSEARCH_DB", load_user_config(), "db");
+    db_path = command_db(db_option, load_user_config());
   } catch (const UserConfigError& e) {
     std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitUsage;
   }
-  const std::string db_path = schema::resolve_db_path(db_option);
   try {
     Searcher searcher(db_path);
-    auto post = searcher.find_post(key);
-    if (!post) {
-      std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
-      return kExitNoMatches;
+    NamedPost named = find_named_post(searcher, key, db_path);
+    if (!named.post) return named.exit;
+    const PostRecord& post = *named.post;
+    if (app.get_option("--version")->count()) {
+      if (const std::string e = version_range_error(named.history, version); !e.empty()) {
+        std::cerr << "blogsearch show: " << clean_line(key) << ": " << e << "\n";
+        return kExitUsage;
+      }
+      if (format == "json") {
+        nlohmann::json j = version_to_json(named.history, static_cast<int>(version));
+        j["id"] = post.id;
+        std::cout << dump_json(j, pretty) << "\n";
+      } else {
+        write_version_text(std::cout, named.history, static_cast<int>(version));
+      }
+      return kExitMatches;
     }
     if (format == "json") {
-      nlohmann::json j = post_to_json(*post, JsonOptions{true, true});
-      j["history"] = history_to_json(searcher.post_history(post->docid));
+      nlohmann::json j = post_to_json(post, JsonOptions{true, true});
+      j["history"] = history_to_json(named.history);
       std::cout << dump_json(j, pretty) << "\n";
+    } else {
+      write_post_text(std::cout, post, &named.history);
     }
-    else write_post_text(std::cout, *post);
+    return kExitMatches;
+  } catch (const DatabaseUnavailable& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitDatabase;
+  }
+}
+
+int run_diff(int argc, char** argv, int at) {
+  CLI::App app{"Compare two versions of a post, word by word (default: the last two; with A alone,\n"
+               "version A against the one before it)."};
+  app.name("blogsearch diff");
+  std::string db_option, key, format = "text", color = "auto";
+  bool pretty = false;
+  long a = 0, b = 0;
+  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("post", key, "post id or link")->required();
+  app.add_option("A", a, "the older version (1 = the oldest); alone: compared with the one before it");
+  app.add_option("B", b, "the newer version");
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--color", color, "mark removed words red and added green: auto (on a terminal, unless NO_COLOR), "
+                                   "always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--pretty", pretty, "JSON: indent");
+  if (const int rc = parse_command(app, command_args(argc, argv, at)); rc >= 0) return rc;
+  std::vector<long> versions;
+  if (app.get_option("A")->count()) versions.push_back(a);
+  if (app.get_option("B")->count()) versions.push_back(b);
+  std::string db_path;
+  try {
+    const UserConfig user = load_user_config();
+    db_path = command_db(db_option, user);
+    if (auto v = user.get("color"); v && !app.get_option("--color")->count()) color = *v;
+  } catch (const UserConfigError& e) {
+    std::cerr << "blogsearch: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  try {
+    Searcher searcher(db_path);
+    NamedPost named = find_named_post(searcher, key, db_path);
+    if (!named.post) return named.exit;
+    const long count = static_cast<long>(named.history.versions.size());
+    for (long v : versions)
+      if (const std::string e = version_range_error(named.history, v); !e.empty()) {
+        std::cerr << "blogsearch diff: " << clean_line(key) << ": " << e << "\n";
+        return kExitUsage;
+      }
+    long from = count - 1, to = count;
+    if (versions.size() == 1) from = versions[0] - 1, to = versions[0];
+    if (versions.size() == 2) from = versions[0], to = versions[1];
+    if (count < 2) {
+      std::cerr << "blogsearch diff: " << clean_line(key) << ": post has only one version, nothing to compare\n";
+      return kExitNoMatches;
+    }
+    if (from < 1) {
+      std::cerr << "blogsearch diff: " << clean_line(key) << ": version 1 is the first, nothing before it to compare\n";
+      return kExitUsage;
+    }
+    const VersionDiff d = diff_versions(named.history, static_cast<int>(from), static_cast<int>(to));
+    if (format == "json") {
+      std::cout << dump_json(version_diff_to_json(*named.post, d), pretty) << "\n";
+    } else {
+      const char* no_color = std::getenv("NO_COLOR");
+      const bool colour = color == "always" ||
+                          (color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+      write_version_diff(std::cout, *named.post, d, colour);
+    }
     return kExitMatches;
   } catch (const DatabaseUnavailable& e) {
     std::cerr << "blogsearch: " << e.what() << "\n";
@@ -133,7 +258,8 @@ int run(int argc, char** argv) {
   app.footer(
       "Exit status: 0 results, 1 no results, 2 usage or query error or output not written, 4 database\n"
       "missing or unreadable.\n"
-      "Show one post: blogsearch show ID|URL");
+      "Show one post and its versions: blogsearch show ID|URL [--version N]\n"
+      "Compare two versions of a post: blogsearch diff ID|URL [A [B]]");
 
   std::string db_option;
   std::vector<std::string> words;
@@ -184,7 +310,8 @@ int run(int argc, char** argv) {
   app.add_flag("--pretty", pretty, "JSON: indent");
 
   try {
-    if (const int at = show_position(app, argc, argv)) return run_show(argc, argv, at);
+    if (const int at = command_position(app, argc, argv))
+      return std::string(argv[at]) == "show" ? run_show(argc, argv, at) : run_diff(argc, argv, at);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

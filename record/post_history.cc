@@ -162,6 +162,19 @@ PostHistory decode_post_history(std::string_view data) {
 
 PostHistory read_post_history(const Xapian::Document& doc) { return decode_post_history(doc.get_data()); }
 
+std::vector<std::string> changed_fields(const VersionContent& a, const VersionContent& b) {
+  std::vector<std::string> out;
+  if (a.title != b.title) out.push_back("title");
+  if (a.text != b.text) out.push_back("text");
+  if (a.summary != b.summary) out.push_back("summary");
+  if (a.link != b.link) out.push_back("link");
+  if (a.published != b.published) out.push_back("published");
+  if (a.updated != b.updated) out.push_back("updated");
+  if (a.authors != b.authors) out.push_back("authors");
+  if (a.categories != b.categories || a.category_terms != b.category_terms) out.push_back("categories");
+  return out;
+}
+
 std::string format_time(std::int64_t t) {
   std::time_t tt = static_cast<std::time_t>(t);
   std::tm tm{};

@@ -83,6 +83,10 @@ struct PostHistory {
   const VersionContent& content_of(const Version& v) const { return contents.at(v.content); }
 };
 
+// The fields in which two contents differ, as Version::changed names them,
+// in that order.
+std::vector<std::string> changed_fields(const VersionContent& a, const VersionContent& b);
+
 std::string encode_post_history(const PostHistory& h);
 PostHistory decode_post_history(std::string_view data);
 // The history of a stored post (its document data).

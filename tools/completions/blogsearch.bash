@@ -7,16 +7,17 @@ _blogsearch() {
 
   local search="--db --format --count --facets --facet-limit --limit --offset --page --sort --reverse
     --since --until --category --author --feed --color --wildcard-limit --with-text --history --pretty -h --help --version"
-  local show="--db --format --pretty -h --help"
+  local show="--db --version --format --pretty -h --help"
+  local diff="--db --format --color --pretty -h --help"
 
-  # "show" is a command only as the first word that is not an option.
+  # "show" and "diff" are commands only as the first word that is not an option.
   local i command=""
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
       --db|--format|--facets|--facet-limit|--limit|--offset|--page|--sort|--since|--until|--category|--author|--feed|--color|--wildcard-limit)
         ((i++)) ;;
       -*) ;;
-      show) command=show; break ;;
+      show|diff) command=${words[i]}; break ;;
       *) break ;;
     esac
   done
@@ -24,7 +25,7 @@ _blogsearch() {
   case "$prev" in
     --db) _filedir -d; return ;;
     --format)
-      if [ "$command" = show ]; then COMPREPLY=($(compgen -W "text json" -- "$cur"));
+      if [ -n "$command" ]; then COMPREPLY=($(compgen -W "text json" -- "$cur"));
       else COMPREPLY=($(compgen -W "text json ids" -- "$cur")); fi
       return ;;
     --sort) COMPREPLY=($(compgen -W "relevance date recent" -- "$cur")); return ;;
@@ -36,14 +37,16 @@ _blogsearch() {
       compopt -o nospace
       return ;;
     --facet-limit|--limit|--offset|--page|--since|--until|--category|--author|--feed|--wildcard-limit) return ;;
+    --version) [ "$command" = show ] && return ;;
   esac
 
   if [[ "$cur" == -* ]]; then
     if [ "$command" = show ]; then COMPREPLY=($(compgen -W "$show" -- "$cur"));
+    elif [ "$command" = diff ]; then COMPREPLY=($(compgen -W "$diff" -- "$cur"));
     else COMPREPLY=($(compgen -W "$search" -- "$cur")); fi
     return
   fi
-  # The first word may be the show command; otherwise a query is free text.
-  [ -z "$command" ] && [ "$i" -ge "$cword" ] && COMPREPLY=($(compgen -W "show" -- "$cur"))
+  # The first word may be a command; otherwise a query is free text.
+  [ -z "$command" ] && [ "$i" -ge "$cword" ] && COMPREPLY=($(compgen -W "show diff" -- "$cur"))
 } &&
   complete -F _blogsearch blogsearch

@@ -1,13 +1,16 @@
 # fish completion for blogsearch: every command and option of
-# `blogsearch --help` and `blogsearch show --help` (tests/e2e/install.sh
+# `blogsearch --help`, `blogsearch show --help` and `blogsearch diff --help` (tests/e2e/install.sh
 # checks that).
 complete -c blogsearch -f
-set -l search "not __fish_seen_subcommand_from show"
+set -l search "not __fish_seen_subcommand_from show diff"
 complete -c blogsearch -s h -l help -d 'Print help and exit'
 complete -c blogsearch -l db -x -a '(__fish_complete_directories)' -d 'Database directory'
 complete -c blogsearch -l pretty -d 'JSON: indent'
 complete -c blogsearch -n "__fish_is_first_arg" -a show -d 'Show one post in full, by id or link'
-complete -c blogsearch -n "__fish_seen_subcommand_from show" -l format -x -a 'text json' -d 'Output'
+complete -c blogsearch -n "__fish_is_first_arg" -a diff -d 'Compare two versions of a post, word by word'
+complete -c blogsearch -n "__fish_seen_subcommand_from show diff" -l format -x -a 'text json' -d 'Output'
+complete -c blogsearch -n "__fish_seen_subcommand_from show" -l version -x -d 'Print version N of the post'
+complete -c blogsearch -n "__fish_seen_subcommand_from diff" -l color -x -a 'auto always never' -d 'Colour removed and added words'
 
 complete -c blogsearch -n $search -l version -d 'Print the version and exit'
 complete -c blogsearch -n $search -l format -x -a 'text json ids' -d 'Output'
