@@ -142,6 +142,10 @@ ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, b
   return {body.string(), false};
 }
 
+void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id) {
+  remove_stale_temporaries(fs::path(archive_dir) / feed_id);
+}
+
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
   return Archive(archive_dir).put(r, extra);
 }

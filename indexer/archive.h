@@ -33,6 +33,15 @@ struct ArchivedFile {
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
                               const nlohmann::json& extra = nlohmann::json::object());
 
+// Removes the temporary files (*.tmp) that a writer killed while writing
+// left in ARCHIVE/<feed_id> (a write that fails removes its own). Every
+// archive write does this for its folder; fetch does it for every feed it
+// fetched, so a feed that does not change again keeps none either. Call it
+// under the database's write lock (a running writer's temporaries are not
+// stale). Never throws (but bad_alloc): a folder that cannot be listed is
+// left as it is.
+void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id);
+
 // The same for many snapshots: each feed's folder is listed (and cleaned of
 // temporary files) once, not once per snapshot. Without `with_headers` only
 // the body is written: for a snapshot of which nothing is known but its

@@ -128,6 +128,8 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
     out.id = feeds[i].id;
     out.status = r.status;
     out.error = r.error;
+    // Under the write lock: what a killed run was writing is stale now.
+    remove_stale_temporaries(options.archive_dir, feeds[i].id);
     state.last_attempt = format_rfc3339(r.fetched_at ? r.fetched_at : std::time(nullptr));
     state.last_status = r.status;
     state.final_url = r.final_url;

@@ -72,6 +72,21 @@ TEST(Archive, TemporariesOfAKilledRunAreRemoved) {
   EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 1);
 }
 
+// Issue 15 point 13: fetch clears a feed's folder even when it writes
+// nothing there (the feed did not change).
+TEST(Archive, StaleTemporariesOfAFeedAreRemovedWithoutAWrite) {
+  ScratchDir dir;
+  archive_snapshot(dir.path.string(), response(1000, "<rss>a</rss>"));
+  std::ofstream(dir.path / "blog" / "1970-01-01T000100Z.xml.tmp") << "half a body";
+  std::ofstream(dir.path / "blog" / "1970-01-01T000100Z.headers.json.tmp") << "{";
+  remove_stale_temporaries(dir.path.string(), "blog");
+  EXPECT_EQ(files_named(dir.path / "blog", ".tmp"), 0);
+  EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 1);
+  EXPECT_EQ(files_named(dir.path / "blog", ".headers.json"), 1);
+  remove_stale_temporaries(dir.path.string(), "no-such-feed");  // nothing to list: no error
+  EXPECT_FALSE(fs::exists(dir.path / "no-such-feed"));
+}
+
 TEST(Archive, PathsAreAbsoluteWhateverTheArchiveOptionSays) {
   ScratchDir dir;
   fs::path cwd = fs::current_path();

@@ -47,6 +47,10 @@ check_failed_run() {
   [ "$lines" -eq 1 ] || { cat "$tmp/err"; fail "$label: expected one error line, got $lines"; }
   grep -qiE 'space|too large|quota|disk' "$tmp/err" || { cat "$tmp/err"; fail "$label: the error does not say the disk is full"; }
   echo "  $label: exit $status: $(cat "$tmp/err")"
+  # Issue 15 point 13: a write that failed leaves no temporary file behind.
+  local left
+  left=$(find "$BLOGSEARCH_ARCHIVE" -name '*.tmp' 2>/dev/null | wc -l)
+  [ "$left" -eq 0 ] || fail "$label: $left *.tmp files left in the archive"
   if [ -e "$db/XAPIANDB" ]; then
     xapian-check "$("${state[@]}" live "$db")" > "$tmp/check" 2>&1 || { cat "$tmp/check"; fail "$label: xapian-check failed"; }
     "$BLOGSEARCH" --db "$db" --count pytorch > /dev/null 2>"$tmp/serr" || [ $? -eq 1 ] ||
@@ -109,6 +113,28 @@ else
   gens=$(find "$mnt/db" -maxdepth 1 -name 'gen-*' | wc -l)
   [ "$gens" -eq 1 ] || echo "  note: $gens generations left after the failed rebuild (the next writer removes stale ones)"
 fi
+
+# The archive on a full disk (add copies into it): one error line, no *.tmp
+# left, and the rerun with room archives and indexes everything.
+umount "$mnt"
+in_kb=$(du -sk "$tmp/in" | cut -f1)
+mount -t tmpfs -o size=$(( in_kb / 3 ))k tmpfs "$mnt"
+status=0
+BLOGSEARCH_ARCHIVE="$mnt/archive" "${no_leak_check[@]}" "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/full-archive" "$tmp/in" > /dev/null 2> "$tmp/err" || status=$?
+if [ "$status" -eq 0 ]; then
+  fail "add into an archive on a tmpfs of $(( in_kb / 3 )) KiB for $in_kb KiB of snapshots succeeded"
+fi
+[ "$status" -lt 128 ] || { cat "$tmp/err"; fail "archive on a full disk: killed by signal $((status - 128))"; }
+grep -qiE 'space|disk' "$tmp/err" || { cat "$tmp/err"; fail "archive on a full disk: the error does not say the disk is full"; }
+echo "  add, archive on a tmpfs of $(( in_kb / 3 )) KiB: exit $status: $(head -1 "$tmp/err")"
+left=$(find "$mnt/archive" -name '*.tmp' | wc -l)
+[ "$left" -eq 0 ] || fail "a full disk left $left *.tmp files in the archive"
+mount -o remount,size=$(( in_kb * 4 ))k "$mnt"
+BLOGSEARCH_ARCHIVE="$mnt/archive" "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/full-archive" "$tmp/in" > /dev/null ||
+  fail "rerun with room for the archive"
+[ "$(find "$mnt/archive" -name '*.tmp' | wc -l)" -eq 0 ] || fail "*.tmp files in the archive after the rerun"
+[ "$(find "$mnt/archive" -name '*.xml' | wc -l)" -eq "$(find "$tmp/in" -name '*.xml' | wc -l)" ] ||
+  fail "after the rerun the archive holds $(find "$mnt/archive" -name '*.xml' | wc -l) snapshots, not $(find "$tmp/in" -name '*.xml' | wc -l)"
 
 # A read-only file system is said to be one, not "locked by another writer".
 umount "$mnt"

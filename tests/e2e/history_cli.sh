@@ -78,6 +78,16 @@ for p in paths:
     assert os.path.isabs(p) and os.path.isfile(p), p
 PY
 
+# The same with a relative --db and --archive, run from another directory.
+(cd "$tmp" && "$BLOGSEARCH_INDEX" add --quiet --db rel/db --archive rel/archive in/history-feed) || fail "relative add failed"
+run 0 show --db "$tmp/rel/db" --format json edited-post
+/usr/bin/python3 - "$tmp/out" "$tmp/rel/archive" <<'PY' || fail "relative --db/--archive: snapshot paths"
+import json, os, sys
+j = json.load(open(sys.argv[1]))
+for p in [j["snapshot"]] + [v["snapshot"] for v in j["history"]]:
+    assert os.path.isabs(p) and os.path.isfile(p) and p.startswith(sys.argv[2] + "/"), p
+PY
+
 # ---- show --version N ----
 run 0 show edited-post --version 1
 contains "$tmp/out" "Quokkas at dawn"
