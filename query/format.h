@@ -39,11 +39,16 @@ void write_versions(std::ostream& out, const PostHistory& history);
 // Version `number` (1-based; must exist) of a post: title, link, authors,
 // categories, dates, seen times, what changed, and its text.
 void write_version_text(std::ostream& out, const PostHistory& history, int number);
+// Context for diff_block: every unchanged word.
+inline constexpr std::size_t kAllContext = static_cast<std::size_t>(-1) / 4;
 // A diff of two versions: the fields that changed, the title's word diff,
 // and the text's, keeping its line breaks (diff_block).
-void write_version_diff(std::ostream& out, const PostRecord& post, const VersionDiff& diff, bool colour);
-// As diff_markup, but keeping the texts' line breaks (clean_block).
-std::string diff_block(const TextDiff& diff, bool colour);
+void write_version_diff(std::ostream& out, const PostRecord& post, const VersionDiff& diff, bool colour,
+                        std::size_t context = kAllContext);
+// As diff_markup, but keeping the texts' line breaks (clean_block), and of
+// each unchanged stretch only `context` words next to each change, the rest
+// shown as "…" (kAllContext: all of it). An unchanged text is shown whole.
+std::string diff_block(const TextDiff& diff, bool colour, std::size_t context = kAllContext);
 
 // A word diff on one line: "kept [-removed-]{+added+} kept" (as git's
 // --word-diff=plain), or with `colour` the removed words red and the added

@@ -1,6 +1,7 @@
 // format_history.cc: a post's versions, one version and a diff of two, as
 // text and JSON (format.h).
 #include <iomanip>
+#include <string_view>
 
 #include "query/format.h"
 
@@ -85,14 +86,41 @@ nlohmann::json version_to_json(const PostHistory& h, int number) {
           {"text", c.text}};
 }
 
-std::string diff_block(const TextDiff& diff, bool colour) {
+// The unchanged words `text` keeps around the changes: its first `head`
+// and its last `tail` words, "…" for the words between. The whitespace
+// between kept words stays as it was.
+std::string elide_middle(std::string_view text, std::size_t head, std::size_t tail) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  std::vector<std::size_t> starts, ends;  // of each word
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && space(text[i])) ++i;
+    if (i == text.size()) break;
+    starts.push_back(i);
+    while (i < text.size() && !space(text[i])) ++i;
+    ends.push_back(i);
+  }
+  if (starts.size() <= head + tail + 1) return std::string(text);
+  std::string out;
+  if (head) out.append(text.substr(0, ends[head - 1])).append(" ");
+  out += "…";
+  if (tail) out.append(" ").append(text.substr(starts[starts.size() - tail]));
+  return out;
+}
+
+std::string diff_block(const TextDiff& diff, bool colour, std::size_t context) {
   std::string out;
   const DiffPart* before = nullptr;
-  for (const DiffPart& p : diff.parts) {
+  for (std::size_t i = 0; i < diff.parts.size(); ++i) {
+    const DiffPart& p = diff.parts[i];
     // An addition that replaces a removal follows it at once: "[-old-]{+new+}".
     const bool replaces = before && before->op == DiffPart::Op::kRemoved && p.op == DiffPart::Op::kAdded;
     if (!replaces) out += before ? clean_block(p.lead) : std::string();
-    const std::string text = clean_block(p.text);
+    // Unchanged text is kept only near the changes: `context` words after
+    // the change before it and before the change after it.
+    const std::string text =
+        clean_block(p.op == DiffPart::Op::kSame && diff.changed()
+                        ? elide_middle(p.text, i > 0 ? context : 0, i + 1 < diff.parts.size() ? context : 0)
+                        : p.text);
     switch (p.op) {
       case DiffPart::Op::kSame: out += text; break;
       case DiffPart::Op::kRemoved: out += colour ? kRed + text + kReset : "[-" + text + "-]"; break;
@@ -103,7 +131,8 @@ std::string diff_block(const TextDiff& diff, bool colour) {
   return out;
 }
 
-void write_version_diff(std::ostream& out, const PostRecord& post, const VersionDiff& d, bool colour) {
+void write_version_diff(std::ostream& out, const PostRecord& post, const VersionDiff& d, bool colour,
+                        std::size_t context) {
   out << "Versions " << d.from << " and " << d.to << " of " << clean_line(post.title.empty() ? post.id : post.title)
       << "\n";
   out << "changed: " << (d.changed.empty() ? std::string("nothing") : join(d.changed, ", ")) << "\n";
@@ -114,7 +143,7 @@ void write_version_diff(std::ostream& out, const PostRecord& post, const Version
         << ": the texts are not compared)\n";
     return;
   }
-  out << "\n" << diff_block(d.text, colour) << "\n";
+  out << "\n" << diff_block(d.text, colour, context) << "\n";
   if (d.text.coarse) out << "\n(parts too different to compare word by word are shown removed and added whole)\n";
   if (d.text.cut) out << "\n(the texts are compared up to their first MiB)\n";
 }

@@ -197,6 +197,9 @@ int run_diff(int argc, char** argv, int at) {
   app.add_option("--color", color, "mark removed words red and added green: auto (on a terminal, unless NO_COLOR), "
                                    "always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  unsigned context = 20;
+  app.add_option("--context", context, "text: unchanged words kept around each change (default 20; JSON has all)")
+      ->check(CLI::Range(0u, 1000000u));
   app.add_flag("--pretty", pretty, "JSON: indent");
   if (const int rc = parse_command(app, command_args(argc, argv, at)); rc >= 0) return rc;
   std::vector<long> versions;
@@ -239,7 +242,7 @@ int run_diff(int argc, char** argv, int at) {
       const char* no_color = std::getenv("NO_COLOR");
       const bool colour = color == "always" ||
                           (color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
-      write_version_diff(std::cout, *named.post, d, colour);
+      write_version_diff(std::cout, *named.post, d, colour, context);
     }
     return kExitMatches;
   } catch (const DatabaseUnavailable& e) {

@@ -133,6 +133,27 @@ TEST(VersionDiff, OneVersion) {
   EXPECT_TRUE(j["updated"].is_null());
 }
 
+// Unchanged text far from the changes is left out, its line breaks kept
+// near them; a text without changes is shown whole.
+TEST(VersionDiff, Context) {
+  std::string older, newer;
+  for (int i = 1; i <= 30; ++i) older += "w" + std::to_string(i) + (i == 10 ? "\n" : " ");
+  newer = older;
+  older += "end.";
+  newer += "finish.";
+  const TextDiff d = diff_words("start " + older, "begin " + newer);
+  EXPECT_EQ(diff_block(d, false, 3), "[-start-]{+begin+} w1 w2 w3 … w28 w29 w30 [-end.-]{+finish.+}");
+  EXPECT_EQ(diff_block(d, false, 14), "[-start-]{+begin+} w1 w2 w3 w4 w5 w6 w7 w8 w9 w10\nw11 w12 w13 w14 … w17 w18 w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 [-end.-]{+finish.+}");
+  // Cutting one word out would not shorten anything.
+  EXPECT_EQ(diff_block(d, false, 15), "[-start-]{+begin+} w1 w2 w3 w4 w5 w6 w7 w8 w9 w10\nw11 w12 w13 w14 w15 w16 w17 w18 w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 [-end.-]{+finish.+}");
+  EXPECT_EQ(diff_block(d, false, 0), "[-start-]{+begin+} … [-end.-]{+finish.+}");
+  EXPECT_EQ(diff_block(d, false), diff_block(d, false, 1000));
+  const TextDiff head_only = diff_words(older + " x", older + " y");
+  EXPECT_EQ(diff_block(head_only, false, 2), "… w30 end. [-x-]{+y+}");
+  const TextDiff none = diff_words(older, older);
+  EXPECT_EQ(diff_block(none, false, 2), older);
+}
+
 // A hostile title or text cannot drive the terminal through a diff.
 TEST(VersionDiff, ControlCharactersAreDropped) {
   PostHistory h = history();

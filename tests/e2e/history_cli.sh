@@ -116,6 +116,9 @@ lacks "$tmp/out" $'\x1b'
 contains "$tmp/out" "changed: title, text"
 contains "$tmp/out" "title: Quokkas at [-dawn-]{+dusk+}"
 contains "$tmp/out" "Visitors {+must not+} feed [-it leaves.-]{+it.+}"
+run 0 diff edited-post 1 2 --context 1   # unchanged words far from a change are left out
+contains "$tmp/out" "… Visitors {+must not+} feed [-it leaves.-]{+it.+}"
+lacks "$tmp/out" "quokka naps"
 run 0 diff edited-post 2       # version 2 against the one before it
 cp "$tmp/out" "$tmp/out.2"
 run 0 diff edited-post 1 2

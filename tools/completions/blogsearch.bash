@@ -8,7 +8,7 @@ _blogsearch() {
   local search="--db --format --count --facets --facet-limit --limit --offset --page --sort --reverse
     --since --until --category --author --feed --color --wildcard-limit --with-text --history --pretty -h --help --version"
   local show="--db --version --format --pretty -h --help"
-  local diff="--db --format --color --pretty -h --help"
+  local diff="--db --format --color --context --pretty -h --help"
 
   # "show" and "diff" are commands only as the first word that is not an option.
   local i command=""
@@ -38,6 +38,7 @@ _blogsearch() {
       return ;;
     --facet-limit|--limit|--offset|--page|--since|--until|--category|--author|--feed|--wildcard-limit) return ;;
     --version) [ "$command" = show ] && return ;;
+    --context) return ;;
   esac
 
   if [[ "$cur" == -* ]]; then
