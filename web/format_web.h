@@ -16,8 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "web/cgi_request.h"
+#include "query/post_page.h"
 #include "query/result.h"
+#include "web/cgi_request.h"
 
 namespace blogsearch::web {
 
@@ -44,6 +45,17 @@ void write_html_results(std::string& page, const SearchResult& result, const Pag
 // and the newest posts; `newest` is a search for every post, newest first,
 // with the feed and month facets.
 void write_html_start(std::string& page, const SearchResult& newest, const PageContext& context);
+
+// The page of one archived post (post_page.h), reached by post=ID: its
+// title, dates, authors, categories, feeds, first and last seen, whether a
+// feed still carries it, its text (or, with version=N in the context's
+// query, that version's title and text), the versions timeline (each
+// version linked to its text and to the changes from the one before) and
+// related posts; the words of the search it came from (q) are marked. The
+// caller has checked that the version exists.
+void write_html_post(std::string& page, const PostPage& post, const PageContext& context);
+// "Title – archived copy – Blog search".
+std::string post_page_title(const PostPage& post, const PageContext& context);
 
 // An error page with the form, so the query can be corrected. `message` is
 // shown as given (escaped): it must not name files or paths.

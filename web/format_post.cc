@@ -1,0 +1,259 @@
+// format_post.cc: the page of one archived post (format_web.h:
+// write_html_post). Plain HTML with the search page's style sheet and
+// form: the post's facts, its text (or one version's, or the changes
+// between two), the versions timeline and related posts. Kept under
+// kPageBudget whatever the post: the text stops at a byte budget with a
+// notice, the timeline lists the newest versions that fit.
+#include <algorithm>
+
+#include "common/utf8.h"
+#include "indexer/schema.h"
+#include "web/format_web.h"
+#include "web/html_parts.h"
+#include "web/page_out.h"
+
+namespace blogsearch::web {
+
+namespace {
+
+// Where the page's pieces stop, in bytes of the page written so far: the
+// text (or diff) first, then the timeline; the related posts and the footer
+// that follow are small (at most kMaxRelated capped titles).
+constexpr std::size_t kTextBudget = 120 * 1024;
+constexpr std::size_t kTimelineBudget = 175 * 1024;
+constexpr std::size_t kNames = 10;       // authors, categories, feeds shown
+constexpr std::size_t kNameBytes = 100;  // each
+constexpr std::size_t kTitleBytes = 300;
+constexpr std::size_t kMaxRelated = 10;
+// Text is written in pieces of this many bytes, so that it stops near the
+// budget whatever escaping makes of it.
+constexpr std::size_t kPiece = 1024;
+
+std::string_view title_of(const std::string& title) {
+  return title.empty() ? std::string_view("(untitled)") : std::string_view(title);
+}
+
+// "2026-09-02 01:32 UTC" for an RFC 3339 time as stored.
+void write_time(PageOut& out, std::string_view rfc3339) {
+  out << "<time datetime=\"" << Escaped{rfc3339} << "\">";
+  if (rfc3339.size() >= 16 && rfc3339[10] == 'T') out << Escaped{rfc3339.substr(0, 10)} << ' ' << Escaped{rfc3339.substr(11, 5)} << " UTC";
+  else out << Escaped{rfc3339};
+  out << "</time>";
+}
+
+// Writes `text` escaped, `tag` around it when given, until the page holds
+// `budget` bytes. Returns the bytes of `text` written.
+std::size_t write_bounded(PageOut& out, std::string_view text, const char* tag, std::size_t budget) {
+  if (out.size() >= budget) return 0;
+  if (tag) out << '<' << tag << '>';
+  std::size_t done = 0;
+  while (done < text.size() && out.size() < budget) {
+    const std::string_view piece = utf8::truncate(text.substr(done), kPiece);
+    if (piece.empty()) break;  // not at a character boundary: cannot happen for valid text
+    out << Escaped{piece};
+    done += piece.size();
+  }
+  if (tag) out << "</" << tag << '>';
+  return done;
+}
+
+// The link to the post page of `c`'s post showing `version` or the diff
+// `from`-`to` (the search's words kept, so the marks stay).
+std::string post_href(const PageContext& c, unsigned version, unsigned from = 0, unsigned to = 0) {
+  WebQuery w;
+  w.q = c.query.q;
+  w.post = c.query.post;
+  w.version = version;
+  w.diff_from = from;
+  w.diff_to = to;
+  return href(w);
+}
+
+void write_facts(PageOut& out, const PostPage& p) {
+  const PostRecord& r = p.post;
+  out << "<dl class=\"facts\">\n";
+  if (!r.published.empty()) {
+    out << "<dt>Published</dt><dd>";
+    write_time(out, r.published);
+    out << "</dd>\n";
+  }
+  if (!r.updated.empty() && r.updated != r.published) {
+    out << "<dt>Updated (as the feed says)</dt><dd>";
+    write_time(out, r.updated);
+    out << "</dd>\n";
+  }
+  auto list = [&out](const char* heading, const std::vector<std::string>& values, auto link) {
+    if (values.empty()) return;
+    out << "<dt>" << heading << "</dt><dd>";
+    for (std::size_t i = 0; i < values.size() && i < kNames; ++i) {
+      if (i) out << ", ";
+      link(values[i]);
+    }
+    if (values.size() > kNames) out << ", and " << values.size() - kNames << " more";
+    out << "</dd>\n";
+  };
+  list("By", r.authors, [&](const std::string& a) {
+    WebQuery w;
+    w.authors = {shorten(a, RequestLimits{}.max_filter_bytes)};
+    out << "<a href=\"" << href(w) << "\">" << ShortHtml{a, kNameBytes} << "</a>";
+  });
+  list("Categories", r.categories, [&](const std::string& cat) {
+    WebQuery w;
+    w.categories = {shorten(cat, RequestLimits{}.max_filter_bytes)};
+    out << "<a href=\"" << href(w) << "\">" << ShortHtml{cat, kNameBytes} << "</a>";
+  });
+  list(r.feeds.size() == 1 ? "Feed" : "Feeds", r.feeds.empty() && !r.feed_id.empty() ? std::vector<std::string>{r.feed_id} : r.feeds,
+       [&](const std::string& feed) {
+         WebQuery w;
+         w.feeds = {shorten(feed, RequestLimits{}.max_filter_bytes)};
+         out << "<a href=\"" << href(w) << "\">"
+             << ShortHtml{feed == r.feed_id && !r.feed_title.empty() ? r.feed_title : feed, kNameBytes} << "</a>";
+       });
+  if (!r.first_seen.empty()) {
+    out << "<dt>First seen</dt><dd>";
+    write_time(out, r.first_seen);
+    out << "</dd>\n";
+  }
+  if (!r.last_seen.empty()) {
+    out << "<dt>Last seen</dt><dd>";
+    write_time(out, r.last_seen);
+    out << "</dd>\n";
+  }
+  out << "<dt>In the feed</dt><dd>"
+      << (r.in_feed ? "Yes: the feed still carries it" : "No: the feed no longer carries it; this is the archived copy")
+      << "</dd>\n";
+  if (const std::string link = safe_http_url(r.link); !link.empty() && link.size() <= 2048)
+    out << "<dt>Original</dt><dd><a href=\"" << Escaped{link} << "\">" << ShortHtml{link, 100} << "</a></dd>\n";
+  out << "</dl>\n";
+}
+
+// `text` with the words of the page's search marked, until the budget.
+// Returns the bytes of `text` written.
+std::size_t write_marked(PageOut& out, std::string_view text, const PostPage& p) {
+  if (!p.has_marks) return write_bounded(out, text, nullptr, kTextBudget);
+  // The marks are looked for in what can be shown at most (escaping only
+  // makes text longer), so the cost stays bounded too.
+  const std::string_view shown = utf8::truncate(text, kTextBudget);
+  static const Xapian::Stem stem(schema::kStemLanguage);
+  std::size_t done = 0;
+  for (const SnippetPart& part : make_snippet(shown, p.marks, shown.size(), stem)) {
+    const std::size_t wrote = write_bounded(out, part.text, part.match ? "mark" : nullptr, kTextBudget);
+    done += wrote;
+    if (wrote < part.text.size()) break;
+  }
+  return done;
+}
+
+void write_text_section(PageOut& out, const std::string& heading, std::string_view text, const PostPage& p) {
+  out << "<section class=\"text\" aria-labelledby=\"h-text\"><h2 id=\"h-text\">" << Escaped{heading} << "</h2>\n";
+  if (text.empty()) {
+    out << "<p class=\"notice\">The feed sent no text for this version.</p>\n</section>\n";
+    return;
+  }
+  out << "<p class=\"body\">";
+  const std::size_t shown = write_marked(out, text, p);
+  out << "</p>\n";
+  if (shown < text.size())
+    out << "<p class=\"notice\" role=\"status\">The text is cut here: " << Count{shown} << " of its "
+        << Count{text.size()} << " bytes are shown.</p>\n";
+  out << "</section>\n";
+}
+
+void write_timeline(PageOut& out, const PostPage& p, const PageContext& c, unsigned shown_version) {
+  const auto& versions = p.history.versions;
+  if (versions.empty()) return;
+  out << "<section class=\"versions\" aria-labelledby=\"h-versions\"><h2 id=\"h-versions\">"
+      << Count{versions.size()} << (versions.size() == 1 ? " version" : " versions") << "</h2>\n<ol reversed>\n";
+  std::size_t listed = 0;
+  for (auto v = versions.rbegin(); v != versions.rend() && out.size() < kTimelineBudget; ++v, ++listed) {
+    const bool current = static_cast<unsigned>(v->number) == shown_version;
+    out << "<li" << (current ? " aria-current=\"page\"" : "") << "><a href=\"" << post_href(c, v->number)
+        << "\">Version " << v->number << "</a> · ";
+    write_time(out, format_time(v->first_seen));
+    if (v->last_seen != v->first_seen) {
+      out << " to ";
+      write_time(out, format_time(v->last_seen));
+    }
+    if (!v->changed.empty()) {
+      out << " · changed: ";
+      for (std::size_t i = 0; i < v->changed.size() && i < kNames; ++i) out << (i ? ", " : "") << Escaped{v->changed[i]};
+    }
+    if (v->no_text) out << " · no text";
+    if (v->number > 1)
+      out << " · <a href=\"" << post_href(c, 0, v->number - 1, v->number) << "\">changes from version "
+          << v->number - 1 << "</a>";
+    out << "</li>\n";
+  }
+  out << "</ol>\n";
+  if (listed < versions.size())
+    out << "<p class=\"notice\" role=\"status\">The " << Count{versions.size() - listed}
+        << " oldest versions are not listed; ask for one with version=N.</p>\n";
+  out << "</section>\n";
+}
+
+void write_related(PageOut& out, const PostPage& p) {
+  out << "<aside aria-label=\"Related posts\">\n<section aria-labelledby=\"h-related\"><h2 id=\"h-related\">Related posts</h2>\n";
+  if (p.related.empty()) {
+    out << "<p class=\"count\">No other post is much like this one.</p>\n";
+  } else {
+    out << "<ul class=\"related\">\n";
+    for (std::size_t i = 0; i < p.related.size() && i < kMaxRelated; ++i) {
+      const PostRecord& r = *p.related[i].post;
+      out << "<li><a href=\"" << PostLink{r.id, {}} << "\"><span>" << ShortHtml{title_of(r.title), kTitleBytes}
+          << "</span></a><span class=\"meta\">" << Escaped{day_of(r)};
+      if (!r.feed_title.empty() || !r.feed_id.empty())
+        out << " · " << ShortHtml{r.feed_title.empty() ? r.feed_id : r.feed_title, kNameBytes};
+      out << "</span></li>\n";
+    }
+    out << "</ul>\n";
+  }
+  out << "</section>\n</aside>\n";
+}
+
+}  // namespace
+
+std::string post_page_title(const PostPage& p, const PageContext& c) {
+  return shorten(std::string(title_of(p.post.title)), 80) + " – archived copy – " + c.site_title;
+}
+
+void write_html_post(std::string& page, const PostPage& p, const PageContext& c) {
+  PageOut out(page);
+  const WebQuery& w = c.query;
+  write_head(out, c, post_page_title(p, c));
+  write_form(out, c, false);
+  out << "<div class=\"wrap layout\">\n<main id=\"main\" class=\"post\">\n";
+  write_notices(out, c);
+  if (!w.q.empty()) {
+    WebQuery back;
+    back.q = w.q;
+    out << "<p class=\"back\"><a href=\"" << href(back) << "\">← Results for “" << ShortHtml{w.q, 200}
+        << "”</a></p>\n";
+  }
+  const std::vector<Version>& versions = p.history.versions;
+  const Version* version = w.version && w.version <= versions.size() ? &versions[w.version - 1] : nullptr;
+  const std::string& title = version ? p.history.content_of(*version).title : p.post.title;
+  out << "<article>\n<h1>" << ShortHtml{title_of(title), kTitleBytes} << "</h1>\n";
+  write_facts(out, p);
+  if (version) {
+    const VersionContent& content = p.history.content_of(*version);
+    std::string heading = "Version " + std::to_string(version->number) + " of " + std::to_string(versions.size());
+    heading += ", first seen " + format_time(version->first_seen);
+    if (version->number != static_cast<int>(versions.size()))
+      out << "<p class=\"notice\" role=\"status\">This is an earlier version. <a href=\"" << post_href(c, 0)
+          << "\">The current text</a>.</p>\n";
+    write_text_section(out, heading, content.text, p);
+  } else {
+    if (p.post.no_text)
+      out << "<p class=\"notice\" role=\"status\">The feed sends no text for this post now: the text shown is the "
+             "last it sent.</p>\n";
+    write_text_section(out, "Text", p.post.text, p);
+  }
+  out << "</article>\n";
+  write_timeline(out, p, c, version ? static_cast<unsigned>(version->number) : 0);
+  out << "</main>\n";
+  write_related(out, p);
+  out << "</div>\n";
+  write_footer(out, c);
+}
+
+}  // namespace blogsearch::web
