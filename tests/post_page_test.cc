@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -22,6 +23,7 @@
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "query/searcher.h"
+#include "query/text_diff.h"
 #include "web/cgi_app.h"
 #include "web/escape.h"
 #include "web/format_web.h"
@@ -216,6 +218,91 @@ TEST_F(PostPageTest, AnEarlierVersionShowsItsTitleAndText) {
   ASSERT_EQ(newest.status, 200);
   EXPECT_EQ(newest.body.find("This is an earlier version."), std::string::npos);
   EXPECT_NE(newest.body.find("<h1>" + escape_markup(page->post.title) + "</h1>"), std::string::npos);
+}
+
+// diff=A-B: the changes between two versions, word by word, <del> and <ins>.
+TEST_F(PostPageTest, DiffMarksWhatChanged) {
+  ingest_data();
+  const std::string id = id_of("checkpointing");
+  Searcher s(db_);
+  PostPageRequest r;
+  r.post = id;
+  const auto page = s.post_page(r);
+  ASSERT_TRUE(page);
+  const VersionContent& a = page->history.content_of(page->history.versions[0]);
+  const VersionContent& b = page->history.content_of(page->history.versions[1]);
+  const TextDiff want = diff_words(a.text, b.text);
+  ASSERT_TRUE(want.changed());
+  const Response resp = get("post=" + url_component(id) + "&diff=1-2");
+  ASSERT_EQ(resp.status, 200) << resp.body;
+  const std::string section = between(resp.body, "<section class=\"diff\"", "</section>");
+  ASSERT_FALSE(section.empty());
+  EXPECT_NE(section.find("Changes from version 1 to version 2"), std::string::npos);
+  // The title, which changed, word by word.
+  const std::string title = between(section, "<dt>Title</dt><dd>", "</dd>");
+  EXPECT_NE(title.find("<del>"), std::string::npos) << title;
+  EXPECT_NE(title.find("<ins>"), std::string::npos) << title;
+  // The text: every added and removed part of the word diff, marked.
+  const std::string body = between(section, "<p class=\"body\">", "</p>");
+  std::size_t ins = 0, del = 0;
+  for (const DiffPart& part : want.parts) {
+    if (part.op == DiffPart::Op::kAdded) {
+      ++ins;
+      EXPECT_NE(body.find("<ins>" + escape_markup(part.text) + "</ins>"), std::string::npos) << part.text;
+    } else if (part.op == DiffPart::Op::kRemoved) {
+      ++del;
+      EXPECT_NE(body.find("<del>" + escape_markup(part.text) + "</del>"), std::string::npos) << part.text;
+    }
+  }
+  EXPECT_EQ(count_of(body, "<ins>"), ins);
+  EXPECT_EQ(count_of(body, "<del>"), del);
+  EXPECT_NE(section.find(std::to_string(want.words_added) + (want.words_added == 1 ? " word added" : " words added")),
+            std::string::npos);
+  // Leaving out what was removed gives the newer text, leaving out what
+  // was added the older.
+  auto words_of = [](std::string html, const char* drop) {
+    html = std::regex_replace(html, std::regex(std::string("<") + drop + ">[^<]*</" + drop + ">"), " ");
+    html = std::regex_replace(html, std::regex("<[^>]*>"), " ");
+    html = std::regex_replace(html, std::regex("\\s+"), " ");
+    return html;
+  };
+  auto plain = [](const std::string& text) {
+    return std::regex_replace(escape_markup(text), std::regex("\\s+"), " ");
+  };
+  auto trim = [](std::string t) {
+    t.erase(0, t.find_first_not_of(' '));
+    t.erase(t.find_last_not_of(' ') + 1);
+    return t;
+  };
+  EXPECT_EQ(trim(words_of(body, "del")), trim(plain(b.text)));
+  EXPECT_EQ(trim(words_of(body, "ins")), trim(plain(a.text)));
+  // The reverse diff swaps them; the timeline marks the newer version shown.
+  const Response back = get("post=" + url_component(id) + "&diff=2-1");
+  ASSERT_EQ(back.status, 200);
+  EXPECT_EQ(count_of(between(back.body, "<p class=\"body\">", "</p>"), "<ins>"), del);
+  EXPECT_NE(resp.body.find("<li aria-current=\"page\"><a href=\"?post=" + url_component(id) + "&amp;version=2\""),
+            std::string::npos);
+}
+
+TEST_F(PostPageTest, DiffOfLongTextsIsBounded) {
+  // Two versions of 300,000 words that differ all through: the diff is
+  // bounded in work (text_diff.h) and the page in bytes.
+  std::string a, b;
+  for (int i = 0; i < 300000; ++i) {
+    a += "w" + std::to_string(i * 7 % 1000) + " ";
+    b += "w" + std::to_string(i * 11 % 1000) + "&amp; ";
+  }
+  ingest({snapshot("long", 0, rss("long", "Long", a)), snapshot("long", 1, rss("long", "Long", b))});
+  ASSERT_EQ(record_of("long").versions, 2);
+  const auto start = std::chrono::steady_clock::now();
+  const Response r = get("post=long&diff=1-2");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.status, 200);
+  EXPECT_LE(r.body.size(), kPageBudget);
+  EXPECT_NE(r.body.find("bytes of each text were compared"), std::string::npos);
+  EXPECT_NE(r.body.find("The changes are cut here"), std::string::npos);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_NE(r.body.find("</html>\n"), std::string::npos);
 }
 
 TEST_F(PostPageTest, APostThatLeftTheFeedSaysSo) {

@@ -5,9 +5,11 @@
 // kPageBudget whatever the post: the text stops at a byte budget with a
 // notice, the timeline lists the newest versions that fit.
 #include <algorithm>
+#include <optional>
 
 #include "common/utf8.h"
 #include "indexer/schema.h"
+#include "query/text_diff.h"
 #include "web/format_web.h"
 #include "web/html_parts.h"
 #include "web/page_out.h"
@@ -159,6 +161,125 @@ void write_text_section(PageOut& out, const std::string& heading, std::string_vi
   out << "</section>\n";
 }
 
+// A stretch of unchanged text longer than this is shown by its ends, each
+// kContextBytes long, with "…" between: the versions' own pages show all.
+constexpr std::size_t kLongSame = 1000;
+constexpr std::size_t kContextBytes = 300;
+// The bytes of each text a diff compares (text_diff.h's bound on its cost).
+constexpr std::size_t kDiffBytes = 256 * 1024;
+
+// The first `n` bytes of `text` at a character boundary, cut back to a
+// space when there is one in the last quarter.
+std::string_view head_of(std::string_view text, std::size_t n) {
+  std::string_view h = utf8::truncate(text, n);
+  if (const std::size_t space = h.rfind(' '); space != std::string_view::npos && space > n * 3 / 4) h = h.substr(0, space + 1);
+  return h;
+}
+// The last `n` bytes or so of `text`, from a character start (and a space
+// when there is one in the first quarter).
+std::string_view tail_of(std::string_view text, std::size_t n) {
+  if (text.size() <= n) return text;
+  std::size_t at = text.size() - n;
+  while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+  if (const std::size_t space = text.find(' ', at); space != std::string_view::npos && space < at + n / 4) at = space;
+  return text.substr(at);
+}
+
+// The word diff as text with <del> and <ins>, until the budget. Returns
+// false when it stopped there.
+bool write_diff_parts(PageOut& out, const TextDiff& diff, std::size_t budget) {
+  for (std::size_t i = 0; i < diff.parts.size(); ++i) {
+    const DiffPart& part = diff.parts[i];
+    const char* tag = part.op == DiffPart::Op::kAdded ? "ins" : part.op == DiffPart::Op::kRemoved ? "del" : nullptr;
+    // The space before a changed part stays outside its mark.
+    if (write_bounded(out, part.lead, nullptr, budget) < part.lead.size()) return false;
+    const std::string_view text = part.text;
+    if (!tag && text.size() > kLongSame) {
+      const std::string_view head = i == 0 ? std::string_view() : head_of(text, kContextBytes);
+      const std::string_view tail = i + 1 == diff.parts.size() ? std::string_view() : tail_of(text, kContextBytes);
+      if (write_bounded(out, head, nullptr, budget) < head.size()) return false;
+      out << "<span class=\"gap\" title=\"unchanged text left out\">…</span>";
+      if (write_bounded(out, tail, nullptr, budget) < tail.size()) return false;
+      continue;
+    }
+    if (write_bounded(out, text, tag, budget) < text.size()) return false;
+  }
+  return true;
+}
+
+std::string joined(const std::vector<std::string>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size() && i < kNames; ++i) out += (i ? ", " : "") + values[i];
+  if (values.size() > kNames) out += ", …";
+  return out;
+}
+
+std::string time_or_none(const std::optional<std::int64_t>& t) { return t ? format_time(*t) : "none"; }
+
+// The changes from version `from` to version `to` (numbers checked by the
+// caller): the title and text word by word, the other fields old and new.
+void write_diff_section(PageOut& out, const PostPage& p, unsigned from, unsigned to) {
+  const Version& a = p.history.versions.at(from - 1);
+  const Version& b = p.history.versions.at(to - 1);
+  const VersionContent& older = p.history.content_of(a);
+  const VersionContent& newer = p.history.content_of(b);
+  out << "<section class=\"diff\" aria-labelledby=\"h-diff\"><h2 id=\"h-diff\">Changes from version " << from
+      << " to version " << to << "</h2>\n<p class=\"count\">Version " << from << " first seen ";
+  write_time(out, format_time(a.first_seen));
+  out << ", version " << to << " first seen ";
+  write_time(out, format_time(b.first_seen));
+  out << ". <del>Removed</del> and <ins>added</ins> words are marked.</p>\n";
+
+  DiffLimits limits;
+  limits.max_bytes = kDiffBytes;
+  struct Field {
+    const char* name;
+    std::string old_value, new_value;
+  };
+  std::vector<Field> fields;
+  if (older.link != newer.link) fields.push_back({"Link", older.link, newer.link});
+  if (older.published != newer.published)
+    fields.push_back({"Published", time_or_none(older.published), time_or_none(newer.published)});
+  if (older.updated != newer.updated)
+    fields.push_back({"Updated", time_or_none(older.updated), time_or_none(newer.updated)});
+  if (older.authors != newer.authors) fields.push_back({"Authors", joined(older.authors), joined(newer.authors)});
+  if (older.categories != newer.categories)
+    fields.push_back({"Categories", joined(older.categories), joined(newer.categories)});
+  out << "<dl class=\"facts\">\n<dt>Title</dt><dd>";
+  if (older.title == newer.title) {
+    out << ShortHtml{newer.title, kTitleBytes} << " (unchanged)";
+  } else {
+    const TextDiff title = diff_words(utf8::truncate(older.title, kTitleBytes), utf8::truncate(newer.title, kTitleBytes), limits);
+    write_diff_parts(out, title, kTextBudget);
+  }
+  out << "</dd>\n";
+  for (const Field& f : fields)
+    out << "<dt>" << f.name << "</dt><dd><del>" << ShortHtml{f.old_value, kTitleBytes} << "</del> → <ins>"
+        << ShortHtml{f.new_value, kTitleBytes} << "</ins></dd>\n";
+  out << "</dl>\n";
+
+  if (older.text == newer.text) {
+    out << "<p class=\"notice\">The text did not change.</p>\n</section>\n";
+    return;
+  }
+  const TextDiff diff = diff_words(older.text, newer.text, limits);
+  out << "<p class=\"count\">" << Count{diff.words_removed} << (diff.words_removed == 1 ? " word" : " words")
+      << " removed, " << Count{diff.words_added} << (diff.words_added == 1 ? " word" : " words") << " added.</p>\n";
+  if (diff.coarse)
+    out << "<p class=\"notice\" role=\"status\">Some stretches differ too much to compare word by word: they are "
+           "shown removed and added whole.</p>\n";
+  if (diff.cut)
+    out << "<p class=\"notice\" role=\"status\">Only the first " << Count{kDiffBytes}
+        << " bytes of each text were compared.</p>\n";
+  out << "<p class=\"body\">";
+  const bool whole = write_diff_parts(out, diff, kTextBudget);
+  out << "</p>\n";
+  if (!whole)
+    out << "<p class=\"notice\" role=\"status\">The changes are cut here: the page would be too long. The "
+           "versions' own pages show their texts.</p>\n";
+  out << "</section>\n";
+}
+
 void write_timeline(PageOut& out, const PostPage& p, const PageContext& c, unsigned shown_version) {
   const auto& versions = p.history.versions;
   if (versions.empty()) return;
@@ -234,7 +355,9 @@ void write_html_post(std::string& page, const PostPage& p, const PageContext& c)
   const std::string& title = version ? p.history.content_of(*version).title : p.post.title;
   out << "<article>\n<h1>" << ShortHtml{title_of(title), kTitleBytes} << "</h1>\n";
   write_facts(out, p);
-  if (version) {
+  if (w.diff_from) {
+    write_diff_section(out, p, w.diff_from, w.diff_to);
+  } else if (version) {
     const VersionContent& content = p.history.content_of(*version);
     std::string heading = "Version " + std::to_string(version->number) + " of " + std::to_string(versions.size());
     heading += ", first seen " + format_time(version->first_seen);
@@ -249,7 +372,7 @@ void write_html_post(std::string& page, const PostPage& p, const PageContext& c)
     write_text_section(out, "Text", p.post.text, p);
   }
   out << "</article>\n";
-  write_timeline(out, p, c, version ? static_cast<unsigned>(version->number) : 0);
+  write_timeline(out, p, c, version ? static_cast<unsigned>(version->number) : w.diff_to);
   out << "</main>\n";
   write_related(out, p);
   out << "</div>\n";

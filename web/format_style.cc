@@ -82,6 +82,11 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .post .body{max-width:42rem;line-height:1.6}
 .post ins{background:var(--ins);color:var(--fg);text-decoration:none;border-radius:.15em}
 .post del{background:var(--del);color:var(--fg);border-radius:.15em}
+.post section>h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
+.post .body del::before,.post .body del::after,.post .body ins::before,.post .body ins::after,.facts del::before,.facts ins::before{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.post .body del::before,.facts del::before{content:" [removed: "}.post .body ins::before,.facts ins::before{content:" [added: "}
+.post .body del::after,.post .body ins::after{content:"] "}
+.post .gap{color:var(--muted);padding:0 .3em}
 .versions ol{margin:0;padding-left:1.5rem;font-size:.9rem}
 .versions li{padding:.15rem 0}
 .versions li[aria-current]{font-weight:600}

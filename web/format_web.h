@@ -49,10 +49,12 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
 // The page of one archived post (post_page.h), reached by post=ID: its
 // title, dates, authors, categories, feeds, first and last seen, whether a
 // feed still carries it, its text (or, with version=N in the context's
-// query, that version's title and text), the versions timeline (each
+// query, that version's title and text; with diff=A-B, the changes from
+// version A to version B: title and text word by word, query/text_diff.h, with
+// <del> and <ins>, other fields old and new), the versions timeline (each
 // version linked to its text and to the changes from the one before) and
-// related posts; the words of the search it came from (q) are marked. The
-// caller has checked that the version exists.
+// related posts; the words of the search it came from (q) are marked in
+// the text. The caller has checked that the versions exist.
 void write_html_post(std::string& page, const PostPage& post, const PageContext& context);
 // "Title – archived copy – Blog search".
 std::string post_page_title(const PostPage& post, const PageContext& context);
