@@ -317,6 +317,7 @@ SearchRequest to_search_request(const WebQuery& w, UnixTime now) {
   }
   r.limit = w.n;
   r.offset = (w.page - 1) * w.n;
+  r.with_history = w.history && w.format == OutputFormat::kJson;
   return r;
 }
 
