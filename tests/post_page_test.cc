@@ -502,5 +502,58 @@ TEST_F(PostPageTest, PageIsBoundedWhateverThePost) {
   }
 }
 
+// Every field of a post at its largest, made of bytes that escaping and
+// URL encoding make longest: ids of 1,400 bytes (links to the post page
+// and to related posts repeat them, 4,200 bytes encoded), ten authors and
+// ten categories of 1,000 bytes, a 1,000-byte title, 300 versions, a query
+// of 1,000 bytes. The page still stays within kPageBudget.
+TEST_F(PostPageTest, PageIsBoundedWhateverItsFields) {
+  std::string e;
+  for (int i = 0; i < 700; ++i) e += "\xC3\xA9";  // é
+  auto item = [&](int n, int version) {
+    std::string out = "<item><guid isPermaLink=\"false\">" + e + std::to_string(n) + "</guid><title>";
+    for (int i = 0; i < 999; ++i) out += "&amp;";
+    out += "x</title><pubDate>Tue, 01 Sep 2026 10:00:00 +0000</pubDate>";
+    for (int a = 0; a < 10; ++a) {
+      out += "<dc:creator>" + std::to_string(a);
+      for (int i = 0; i < 250; ++i) out += "&lt;";
+      out += "</dc:creator><category>" + std::to_string(a) + std::string(999, '"') + "</category>";
+    }
+    // Posts 0 to 2 share words the others lack: each other's related posts.
+    out += std::string("<content:encoded><![CDATA[") + (n < 3 ? "zebra giraffe okapi" : "yak llama alpaca") + " " +
+           std::to_string(n) +
+           " edit " + std::to_string(version) + "]]></content:encoded></item>";
+    return out;
+  };
+  std::vector<std::string> paths;
+  for (int v = 0; v < 300; ++v) {
+    std::string body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" "
+        "xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+        "<channel><title>Wide Blog</title><link>https://wide.example.org/</link>";
+    for (int n = 0; n < 6; ++n) body += item(n, n == 0 ? v : 0);
+    paths.push_back(snapshot("wide", v, body + "</channel></rss>\n"));
+  }
+  ingest(paths);
+  const std::string id = e + "0";
+  const PostRecord post = record_of(id);
+  ASSERT_EQ(post.versions, 300);
+  ASSERT_EQ(post.authors.size(), 10u);
+  std::string q;
+  for (int i = 0; i < 500; ++i) q += "%C3%A9";
+  for (const std::string& extra : {std::string(), std::string("&version=1"), std::string("&diff=1-300")}) {
+    const Response r = get("post=" + url_component(id) + "&q=" + q + extra);
+    ASSERT_EQ(r.status, 200) << extra << r.body.substr(0, 3000);
+    EXPECT_LE(r.body.size(), kPageBudget) << extra;
+    EXPECT_GT(r.body.size(), kPageBudget / 2) << extra << ": the fields are as long as they can be";
+    EXPECT_NE(r.body.find("</html>\n"), std::string::npos) << extra;
+    EXPECT_NE(r.body.find("Version 300</a>"), std::string::npos) << extra;
+    EXPECT_NE(r.body.find("oldest versions are not listed"), std::string::npos) << extra;
+    EXPECT_NE(between(r.body, "<aside aria-label=\"Related posts\">", "</aside>").find("href=\"?post="),
+              std::string::npos)
+        << extra;
+  }
+}
+
 }  // namespace
 }  // namespace blogsearch::web

@@ -27,6 +27,14 @@ constexpr std::size_t kNames = 10;       // authors, categories, feeds shown
 constexpr std::size_t kNameBytes = 100;  // each
 constexpr std::size_t kTitleBytes = 300;
 constexpr std::size_t kMaxRelated = 10;
+// The related posts' section stops at about this many bytes (their links
+// hold ids that may be kilobytes long once encoded).
+constexpr std::size_t kRelatedBudget = 30 * 1024;
+// The longest author, category or feed linked as a filter.
+constexpr std::size_t kFilterLinkBytes = 300;
+// What follows the timeline besides the related posts: the closing tags,
+// the footer and the notice about versions left out.
+constexpr std::size_t kEndBytes = 2048;
 // Text is written in pieces of this many bytes, so that it stops near the
 // budget whatever escaping makes of it.
 constexpr std::size_t kPiece = 1024;
@@ -94,22 +102,22 @@ void write_facts(PageOut& out, const PostPage& p) {
     if (values.size() > kNames) out << ", and " << values.size() - kNames << " more";
     out << "</dd>\n";
   };
-  list("By", r.authors, [&](const std::string& a) {
+  // Each value links the search filtered by it; a value too long to be a
+  // useful filter is shown without a link (a cut one would filter nothing).
+  auto filter_link = [&out](FacetKind kind, const std::string& value, std::string_view label) {
+    if (value.size() > kFilterLinkBytes) {
+      out << ShortHtml{label, kNameBytes};
+      return;
+    }
     WebQuery w;
-    w.authors = {shorten(a, RequestLimits{}.max_filter_bytes)};
-    out << "<a href=\"" << href(w) << "\">" << ShortHtml{a, kNameBytes} << "</a>";
-  });
-  list("Categories", r.categories, [&](const std::string& cat) {
-    WebQuery w;
-    w.categories = {shorten(cat, RequestLimits{}.max_filter_bytes)};
-    out << "<a href=\"" << href(w) << "\">" << ShortHtml{cat, kNameBytes} << "</a>";
-  });
+    w.filter(kind)->push_back(value);
+    out << "<a href=\"" << href(w) << "\">" << ShortHtml{label, kNameBytes} << "</a>";
+  };
+  list("By", r.authors, [&](const std::string& a) { filter_link(FacetKind::kAuthor, a, a); });
+  list("Categories", r.categories, [&](const std::string& cat) { filter_link(FacetKind::kCategory, cat, cat); });
   list(r.feeds.size() == 1 ? "Feed" : "Feeds", r.feeds.empty() && !r.feed_id.empty() ? std::vector<std::string>{r.feed_id} : r.feeds,
        [&](const std::string& feed) {
-         WebQuery w;
-         w.feeds = {shorten(feed, RequestLimits{}.max_filter_bytes)};
-         out << "<a href=\"" << href(w) << "\">"
-             << ShortHtml{feed == r.feed_id && !r.feed_title.empty() ? r.feed_title : feed, kNameBytes} << "</a>";
+         filter_link(FacetKind::kFeed, feed, feed == r.feed_id && !r.feed_title.empty() ? r.feed_title : feed);
        });
   if (!r.first_seen.empty()) {
     out << "<dt>First seen</dt><dd>";
@@ -280,13 +288,20 @@ void write_diff_section(PageOut& out, const PostPage& p, unsigned from, unsigned
   out << "</section>\n";
 }
 
-void write_timeline(PageOut& out, const PostPage& p, const PageContext& c, unsigned shown_version) {
+// The timeline stops where the page, with one more entry and `reserve`
+// bytes still to come (the related posts, the footer), would pass
+// kPageBudget. An entry's two links repeat the post's id and the query,
+// which may be kilobytes each.
+void write_timeline(PageOut& out, const PostPage& p, const PageContext& c, unsigned shown_version,
+                    std::size_t reserve) {
   const auto& versions = p.history.versions;
   if (versions.empty()) return;
   out << "<section class=\"versions\" aria-labelledby=\"h-versions\"><h2 id=\"h-versions\">"
       << Count{versions.size()} << (versions.size() == 1 ? " version" : " versions") << "</h2>\n<ol reversed>\n";
+  const std::size_t entry_bytes = 2 * post_href(c, 0, 4294967295u, 4294967295u).size() + 600;
+  const std::size_t stop = std::min(kTimelineBudget, kPageBudget - std::min(kPageBudget, reserve + entry_bytes + kEndBytes));
   std::size_t listed = 0;
-  for (auto v = versions.rbegin(); v != versions.rend() && out.size() < kTimelineBudget; ++v, ++listed) {
+  for (auto v = versions.rbegin(); v != versions.rend() && out.size() < stop; ++v, ++listed) {
     const bool current = static_cast<unsigned>(v->number) == shown_version;
     out << "<li" << (current ? " aria-current=\"page\"" : "") << "><a href=\"" << post_href(c, v->number)
         << "\">Version " << v->number << "</a> · ";
@@ -318,7 +333,7 @@ void write_related(PageOut& out, const PostPage& p) {
     out << "<p class=\"count\">No other post is much like this one.</p>\n";
   } else {
     out << "<ul class=\"related\">\n";
-    for (std::size_t i = 0; i < p.related.size() && i < kMaxRelated; ++i) {
+    for (std::size_t i = 0; i < p.related.size() && i < kMaxRelated && out.size() < kRelatedBudget; ++i) {
       const PostRecord& r = *p.related[i].post;
       out << "<li><a href=\"" << PostLink{r.id, {}} << "\"><span>" << ShortHtml{title_of(r.title), kTitleBytes}
           << "</span></a><span class=\"meta\">" << Escaped{day_of(r)};
@@ -372,10 +387,15 @@ void write_html_post(std::string& page, const PostPage& p, const PageContext& c)
     write_text_section(out, "Text", p.post.text, p);
   }
   out << "</article>\n";
-  write_timeline(out, p, c, version ? static_cast<unsigned>(version->number) : w.diff_to);
-  out << "</main>\n";
-  write_related(out, p);
-  out << "</div>\n";
+  // The related posts are made first, so that the timeline knows the room
+  // they take (their links hold ids that may be kilobytes long).
+  std::string related;
+  {
+    PageOut r(related);
+    write_related(r, p);
+  }
+  write_timeline(out, p, c, version ? static_cast<unsigned>(version->number) : w.diff_to, related.size());
+  out << "</main>\n" << related << "</div>\n";
   write_footer(out, c);
 }
 
