@@ -106,7 +106,8 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
       << href(atom) << "\">\n"
       << "<link rel=\"stylesheet\" href=\"?format=css&amp;v=" << style_version() << "\">\n"
       << "</head>\n<body>\n"
-      << "<a class=\"skip\" href=\"#main\">Skip to results</a>\n";
+      << "<a class=\"skip\" href=\"#main\">" << (c.query.post.empty() ? "Skip to results" : "Skip to the post")
+      << "</a>\n";
 }
 
 void write_form(PageOut& out, const PageContext& c, bool autofocus) {

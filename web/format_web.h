@@ -1,6 +1,7 @@
 // format_web.h: rendering the result model (result.h) for the web: the HTML
-// search page and its style sheet, an Atom feed of a search, and the
-// OpenSearch description.
+// search page and its style sheet, the page of one archived post
+// (format_post.cc), an Atom feed of a search, and the OpenSearch
+// description.
 //
 // These are the CGI's formatters (its JSON is format.h's result_to_json, the
 // same model as the CLI's). Every string from the model or the request is
