@@ -363,6 +363,23 @@ TEST_F(PostPageTest, FoundByItsLinkToo) {
   EXPECT_NE(r.body.find("<h1>" + escape_markup(post.title) + "</h1>"), std::string::npos);
 }
 
+// An id longer than post= takes: the post's links name it by its link.
+TEST_F(PostPageTest, APostWithAnIdTooLongForPostIsLinkedByItsLink) {
+  const std::string id(3000, 'i');
+  std::string body = rss(id, "Long id", "zebra words");
+  const std::string link = "https://big.example.org/" + id;
+  body.replace(body.find(link), link.size(), "https://big.example.org/long-id");
+  ingest({snapshot("big", 0, body)});
+  ASSERT_EQ(record_of(id).link, "https://big.example.org/long-id");
+  const Response results = get("q=zebra");
+  const std::string want = "?post=https%3A%2F%2Fbig.example.org%2Flong-id&amp;q=zebra";
+  ASSERT_NE(results.body.find("<a href=\"" + want + "\">archived copy</a>"), std::string::npos) << results.body;
+  const Response page = get("post=https%3A%2F%2Fbig.example.org%2Flong-id");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("<h1>Long id</h1>"), std::string::npos);
+  EXPECT_EQ(get("post=" + id).status, 400);
+}
+
 TEST_F(PostPageTest, TheSearchsWordsAreMarked) {
   ingest_data();
   const std::string id = id_of("checkpointing");

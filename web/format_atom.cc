@@ -80,7 +80,7 @@ void write_atom(std::string& page, const SearchResult& r, const PageContext& c) 
     // The archived copy, with its versions: the post page of this CGI.
     if (!c.self_url.empty() && !p.id.empty()) {
       WebQuery archived;
-      archived.post = p.id;
+      archived.post = std::string(post_key(p));
       out << "<link rel=\"related\" type=\"text/html\" title=\"archived copy\" href=\""
           << escape_markup(absolute(c, archived)) << "\"/>\n";
     }

@@ -243,7 +243,7 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links, const std
   write_snippet(out, hit);
   out << "<p class=\"url\">";
   if (!link.empty()) out << ShortHtml{link, 100} << " · ";
-  out << "<a href=\"" << PostLink{p.id, q} << "\">archived copy</a></p>\n";
+  out << "<a href=\"" << PostLink{post_key(p), q} << "\">archived copy</a></p>\n";
   out << "</article></li>\n";
 }
 

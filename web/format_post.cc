@@ -335,7 +335,7 @@ void write_related(PageOut& out, const PostPage& p) {
     out << "<ul class=\"related\">\n";
     for (std::size_t i = 0; i < p.related.size() && i < kMaxRelated && out.size() < kRelatedBudget; ++i) {
       const PostRecord& r = *p.related[i].post;
-      out << "<li><a href=\"" << PostLink{r.id, {}} << "\"><span>" << ShortHtml{title_of(r.title), kTitleBytes}
+      out << "<li><a href=\"" << PostLink{post_key(r), {}} << "\"><span>" << ShortHtml{title_of(r.title), kTitleBytes}
           << "</span></a><span class=\"meta\">" << Escaped{day_of(r)};
       if (!r.feed_title.empty() || !r.feed_id.empty())
         out << " · " << ShortHtml{r.feed_title.empty() ? r.feed_id : r.feed_title, kNameBytes};
@@ -347,6 +347,10 @@ void write_related(PageOut& out, const PostPage& p) {
 }
 
 }  // namespace
+
+std::string_view post_key(const PostRecord& post) {
+  return post.id.size() <= kMaxPostParameter || post.link.empty() ? std::string_view(post.id) : std::string_view(post.link);
+}
 
 std::string post_page_title(const PostPage& p, const PageContext& c) {
   return shorten(std::string(title_of(p.post.title)), 80) + " – archived copy – " + c.site_title;

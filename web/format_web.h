@@ -57,6 +57,9 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
 // related posts; the words of the search it came from (q) are marked in
 // the text. The caller has checked that the versions exist.
 void write_html_post(std::string& page, const PostPage& post, const PageContext& context);
+// What post= names `post` by on its page's links: its id, else (an id
+// longer than the 2,048 bytes post= takes) its link.
+std::string_view post_key(const PostRecord& post);
 // "Title – archived copy – Blog search".
 std::string post_page_title(const PostPage& post, const PageContext& context);
 
