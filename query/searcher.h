@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "query/query_bounds.h"
+#include "query/post_page.h"
 #include "query/query_builder.h"
 #include "query/result.h"
 #include "query/shards.h"
@@ -128,6 +129,10 @@ class Searcher {
 
   const std::string& path() const { return path_; }
 
+  // The page of one post (post_page.h): nullopt when no post has the id
+  // or link. Throws DatabaseUnavailable.
+  std::optional<PostPage> post_page(const PostPageRequest& request);
+
  private:
   SearchResult search_once(const SearchRequest& request);
   std::optional<PostRecord> find_post_once(const std::string& id_or_url);
@@ -136,6 +141,8 @@ class Searcher {
   std::string shard_failure(const Xapian::NetworkError& e) const;
 
   void open();
+
+  std::optional<PostPage> post_page_once(const PostPageRequest& request);
 
   std::string path_;
   SearcherOptions options_;

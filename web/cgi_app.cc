@@ -135,7 +135,10 @@ Response CgiApp::handle(const CgiEnvironment& env) {
     r.headers.emplace_back("Allow", "GET, HEAD");
     return r;
   }
-  if (!decoded.error.empty()) return error_response({400, "Cannot search: " + decoded.error + "."}, context);
+  if (!decoded.error.empty())
+    return error_response(
+        {400, (context.query.post.empty() ? "Cannot search: " : "Cannot show this post: ") + decoded.error + "."},
+        context);
 
   if (context.query.format == OutputFormat::kOpenSearch) {
     std::string body;
@@ -163,7 +166,69 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   return response;
 }
 
+std::optional<Response> CgiApp::on_database(const CgiEnvironment& env, const PageContext& context,
+                                            const std::function<void(Searcher&)>& work) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      work(database_.searcher(env.database));
+      return std::nullopt;
+    } catch (const QueryError& e) {
+      return error_response({400, web_wording(e.detail()), e.query(), e.column(), e.length()}, context);
+    } catch (const std::exception& e) {
+      // DatabaseUnavailable or a Xapian error passed on as runtime_error:
+      // during a rebuild the generation this searcher read may be gone, so
+      // open the database again (the stub now names the new one) and retry.
+      // A missing database or one of another schema stays so: no retry.
+      database_.forget();
+      struct stat st {};
+      const bool exists = ::stat(env.database.c_str(), &st) == 0;
+      const bool lasting = dynamic_cast<const SchemaMismatch*>(&e) != nullptr;
+      if (!exists || lasting || attempt >= options_.retries) {
+        log(e.what());
+        const bool unavailable = dynamic_cast<const DatabaseUnavailable*>(&e) != nullptr;
+        return error_response({unavailable ? 503 : 500,
+                               unavailable ? "The search index cannot be read right now. Please try again later."
+                                           : "The search failed. Please try again later."},
+                              context);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_pause_ms * (attempt + 1)));
+    }
+  }
+}
+
+Response CgiApp::post_response(const CgiEnvironment& env, PageContext& context) {
+  const WebQuery& w = context.query;
+  if (w.post.empty())
+    return error_response({400, "version and diff belong to a post's page: add post=ID."}, context);
+  if (w.format != OutputFormat::kHtml)
+    return error_response({400, "A post's page is HTML only: leave out format."}, context);
+  if (w.version && w.diff_from)
+    return error_response({400, "Ask for one version or for one diff, not both."}, context);
+
+  PostPageRequest request;
+  request.post = w.post;
+  request.query_text = w.q;
+  std::optional<PostPage> page;
+  if (auto failed = on_database(env, context, [&](Searcher& searcher) { page = searcher.post_page(request); }))
+    return *failed;
+  if (!page) return error_response({404, "No archived post has this id or link."}, context);
+
+  const std::size_t count = page->history.versions.size();
+  const std::string versions = count == 1 ? "one version" : std::to_string(count) + " versions";
+  if (w.version > count)
+    return error_response({400, "This post has " + versions + ": there is no version " + std::to_string(w.version) + "."},
+                          context);
+  if (w.diff_from && (w.diff_from > count || w.diff_to > count || w.diff_from == w.diff_to))
+    return error_response({400, "This post has " + versions + ": diff takes two different ones, as in diff=1-2."},
+                          context);
+  std::string body;
+  write_html_post(body, *page, context);
+  return make_response(200, OutputFormat::kHtml, std::move(body));
+}
+
 Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context) {
+  if (!context.query.post.empty() || context.query.version || context.query.diff_from)
+    return post_response(env, context);
   const UnixTime now = options_.now ? options_.now()
                                     : static_cast<UnixTime>(std::chrono::duration_cast<std::chrono::seconds>(
                                           std::chrono::system_clock::now().time_since_epoch())
@@ -191,32 +256,8 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
   }
 
   SearchResult result;
-  for (int attempt = 0;; ++attempt) {
-    try {
-      result = database_.searcher(env.database).search(request);
-      break;
-    } catch (const QueryError& e) {
-      return error_response({400, web_wording(e.detail()), e.query(), e.column(), e.length()}, context);
-    } catch (const std::exception& e) {
-      // DatabaseUnavailable or a Xapian error passed on as runtime_error:
-      // during a rebuild the generation this searcher read may be gone, so
-      // open the database again (the stub now names the new one) and retry.
-      // A missing database or one of another schema stays so: no retry.
-      database_.forget();
-      struct stat st {};
-      const bool exists = ::stat(env.database.c_str(), &st) == 0;
-      const bool lasting = dynamic_cast<const SchemaMismatch*>(&e) != nullptr;
-      if (!exists || lasting || attempt >= options_.retries) {
-        log(e.what());
-        const bool unavailable = dynamic_cast<const DatabaseUnavailable*>(&e) != nullptr;
-        return error_response({unavailable ? 503 : 500,
-                               unavailable ? "The search index cannot be read right now. Please try again later."
-                                           : "The search failed. Please try again later."},
-                              context);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_pause_ms * (attempt + 1)));
-    }
-  }
+  if (auto failed = on_database(env, context, [&](Searcher& searcher) { result = searcher.search(request); }))
+    return *failed;
 
   cap_result(result);
   std::string body;

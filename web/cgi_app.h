@@ -7,8 +7,12 @@
 // (format_web.h, format.h), keeping answers in a ResponseCache
 // (response_cache.h). cgi_main.cc only moves bytes.
 //
+// A request with post=ID is the page of that post (format_web.h:
+// write_html_post), HTML only.
+//
 // Status codes: 200; 400 for a parameter or query syntax error (a page with
-// the message and the form, or a JSON error object); 405 for methods other
+// the message and the form, or a JSON error object), or a version or diff
+// the post does not have; 404 for a post=ID no post has; 405 for methods other
 // than GET and HEAD; 503 when the database is missing or unreadable; 500 for
 // anything else. Pages never show paths or internal messages: those go to
 // the log function (stderr, the web server's error log).
@@ -25,6 +29,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "web/cgi_request.h"
@@ -90,6 +95,12 @@ class CgiApp {
  private:
   void log(const std::string& message) const;
   Response search_response(const CgiEnvironment& env, PageContext& context);
+  Response post_response(const CgiEnvironment& env, PageContext& context);
+  // Runs `work` on the Searcher of the database, again on a freshly opened
+  // one when the database moved under it; nullopt when it ran, else the
+  // error response (400 for a QueryError, 503 or 500).
+  std::optional<Response> on_database(const CgiEnvironment& env, const PageContext& context,
+                                      const std::function<void(Searcher&)>& work);
 
   CgiAppOptions options_;
   DatabaseWatcher database_;

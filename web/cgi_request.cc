@@ -51,8 +51,6 @@ struct QueryListDeleter {
 // Before every post: the start page and an empty Atom feed list all posts.
 constexpr UnixTime kBeginningOfTime = -(UnixTime{1} << 40);
 
-// The longest post parameter read: an id or a link.
-constexpr std::size_t kMaxPostParameter = 2048;
 
 }  // namespace
 

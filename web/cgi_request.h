@@ -37,6 +37,9 @@
 
 namespace blogsearch::web {
 
+// The longest post parameter read: an id or a link.
+inline constexpr std::size_t kMaxPostParameter = 2048;
+
 enum class OutputFormat { kHtml, kJson, kAtom, kOpenSearch, kStyle };
 
 // The parameters of a search page, decoded and within bounds. The HTML page

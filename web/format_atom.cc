@@ -20,8 +20,13 @@ std::string entry_id(const PostRecord& p) {
   return "urn:blogsearch:post:" + schema::hex64(XXH3_64bits(id.data(), id.size()));
 }
 
-// Stored times are RFC 3339 already; the writer always records first_seen.
+// An entry is updated when the post last changed: when its newest version
+// was first seen (a feed's own updated date may move without a change, or
+// stay put through one). Stored times are RFC 3339 already; records
+// without last_change fall back to the feed's dates, then first_seen,
+// which the writer always records.
 std::string updated_of(const PostRecord& p) {
+  if (!p.last_change.empty()) return p.last_change;
   if (!p.updated.empty()) return p.updated;
   if (!p.published.empty()) return p.published;
   if (!p.first_seen.empty()) return p.first_seen;
@@ -72,6 +77,13 @@ void write_atom(std::string& page, const SearchResult& r, const PageContext& c) 
         << "</title>\n<id>" << escape_markup(entry_id(p)) << "</id>\n";
     if (const std::string link = safe_http_url(p.link); !link.empty())
       out << "<link rel=\"alternate\" type=\"text/html\" href=\"" << escape_markup(link) << "\"/>\n";
+    // The archived copy, with its versions: the post page of this CGI.
+    if (!c.self_url.empty() && !p.id.empty()) {
+      WebQuery archived;
+      archived.post = std::string(post_key(p));
+      out << "<link rel=\"related\" type=\"text/html\" title=\"archived copy\" href=\""
+          << escape_markup(absolute(c, archived)) << "\"/>\n";
+    }
     if (!p.published.empty()) out << "<published>" << escape_markup(p.published) << "</published>\n";
     out << "<updated>" << escape_markup(updated_of(p)) << "</updated>\n";
     for (const auto& a : p.authors) out << "<author><name>" << escape_markup(a) << "</name></author>\n";

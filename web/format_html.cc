@@ -12,6 +12,7 @@
 #include "common/utf8.h"
 #include "query/format.h"
 #include "web/format_web.h"
+#include "web/html_parts.h"
 #include "web/page_out.h"
 
 namespace blogsearch::web {
@@ -32,27 +33,17 @@ constexpr std::size_t kResultsBudget = 100 * 1024;
 constexpr std::size_t kSidebarBudget = 170 * 1024;
 constexpr unsigned kMaxPage = RequestLimits{}.max_page;
 
-// A count with thousands separators: `out << Count{12345}` writes "12,345".
-struct Count {
-  unsigned long long n;
-};
-PageOut& operator<<(PageOut& out, Count c) { return out << Thousands(c.n).view(); }
-
-// At most `max` bytes of `text`, ending on a character boundary (without
-// the "…" that says so).
 std::string_view cut(std::string_view text, std::size_t max) { return utf8::truncate(text, max); }
 
-// `text`, or its first `max` bytes and "…".
+}  // namespace
+
+PageOut& operator<<(PageOut& out, Count c) { return out << Thousands(c.n).view(); }
+
 std::string shorten(const std::string& text, std::size_t max) {
   if (text.size() <= max) return text;
   return std::string(cut(text, max)) + "…";
 }
 
-// Escaped{shorten(text, max)} without the copy.
-struct ShortHtml {
-  std::string_view text;
-  std::size_t max;
-};
 PageOut& operator<<(PageOut& out, ShortHtml s) {
   const std::string_view shown = cut(s.text, s.max);
   out << Escaped{shown};
@@ -60,9 +51,21 @@ PageOut& operator<<(PageOut& out, ShortHtml s) {
   return out;
 }
 
-// A same-page link to `w`, for an href (to_query_string's values need no
-// escaping there, its separators do).
 std::string href(const WebQuery& w) { return "?" + to_query_string(w, "&amp;"); }
+
+PageOut& operator<<(PageOut& out, PostLink l) {
+  return out.piece([&l](std::string& s) {
+    s += "?post=";
+    append_url_component(s, l.id);
+    if (!l.q.empty()) {
+      s += "&amp;q=";
+      append_url_component(s, l.q);
+    }
+  });
+}
+
+namespace {
+
 // A same-page link to the page's search refined by one more value, for an
 // href: `out << RefinedLink{links, facet, value}`.
 struct RefinedLink {
@@ -75,6 +78,8 @@ PageOut& operator<<(PageOut& out, const RefinedLink& l) {
   return out.piece([&l](std::string& s) { l.links.append_query_string(s, l.facet, l.value); });
 }
 
+}  // namespace
+
 std::string_view day_of(const PostRecord& p) {
   const std::string& t = !p.published.empty() ? p.published : !p.updated.empty() ? p.updated : p.first_seen;
   return std::string_view(t).substr(0, 10);
@@ -85,6 +90,8 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
   atom.format = OutputFormat::kAtom;
   atom.page = 1;
   atom.sort = "relevance";
+  atom.post.clear();  // a post page's feed is the feed of its search
+  atom.version = atom.diff_from = atom.diff_to = 0;
   WebQuery opensearch;
   opensearch.format = OutputFormat::kOpenSearch;
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -99,7 +106,8 @@ void write_head(PageOut& out, const PageContext& c, const std::string& title) {
       << href(atom) << "\">\n"
       << "<link rel=\"stylesheet\" href=\"?format=css&amp;v=" << style_version() << "\">\n"
       << "</head>\n<body>\n"
-      << "<a class=\"skip\" href=\"#main\">Skip to results</a>\n";
+      << "<a class=\"skip\" href=\"#main\">" << (c.query.post.empty() ? "Skip to results" : "Skip to the post")
+      << "</a>\n";
 }
 
 void write_form(PageOut& out, const PageContext& c, bool autofocus) {
@@ -176,6 +184,8 @@ void write_notices(PageOut& out, const PageContext& c) {
   for (const auto& n : c.notices) out << "<p class=\"notice\" role=\"status\">" << Escaped{n} << "</p>\n";
 }
 
+namespace {
+
 void write_snippet(PageOut& out, const Hit& hit) {
   out << "<p class=\"snippet\">";
   // Without matched words (the start page, a filter-only search) the
@@ -193,7 +203,8 @@ void write_snippet(PageOut& out, const Hit& hit) {
   out << "</p>\n";
 }
 
-void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
+// `q`: the search's words, which the post page marks.
+void write_hit(PageOut& out, const Hit& hit, const Refinements& links, const std::string& q) {
   const PostRecord& p = *hit.post;
   const std::string link = safe_http_url(p.link);
   const std::string_view title = p.title.empty() ? std::string_view("(untitled)") : p.title;
@@ -230,7 +241,9 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links) {
   }
   out << "</p>\n";
   write_snippet(out, hit);
-  if (!link.empty()) out << "<p class=\"url\">" << ShortHtml{link, 100} << "</p>\n";
+  out << "<p class=\"url\">";
+  if (!link.empty()) out << ShortHtml{link, 100} << " · ";
+  out << "<a href=\"" << PostLink{post_key(p), q} << "\">archived copy</a></p>\n";
   out << "</article></li>\n";
 }
 
@@ -373,17 +386,21 @@ void write_sidebar(PageOut& out, const SearchResult& r, const Refinements& w) {
   out << "</aside>\n";
 }
 
+}  // namespace
+
 void write_footer(PageOut& out, const PageContext& c) {
   WebQuery json = c.query, atom = c.query;
   json.format = OutputFormat::kJson;
   atom.format = OutputFormat::kAtom;
   atom.page = 1;
   out << "<footer class=\"site\"><div class=\"wrap\"><p>";
-  if (!c.query.is_empty())
+  if (!c.query.is_empty() && c.query.post.empty())
     out << "This search as <a href=\"" << href(atom) << "\">an Atom feed</a> or <a href=\"" << href(json)
         << "\">JSON</a>. ";
   out << "Searches over posts archived from blog feeds.</p></div></footer>\n</body>\n</html>\n";
 }
+
+namespace {
 
 void write_help(PageOut& out) {
   out << "<section class=\"help\" aria-labelledby=\"h-help\"><h2 id=\"h-help\">How to search</h2><dl>\n"
@@ -447,7 +464,7 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
     std::size_t shown = 0;
     for (const auto& hit : r.hits) {
       if (out.size() > kResultsBudget) break;
-      write_hit(out, hit, links);
+      write_hit(out, hit, links, w.q);
       ++shown;
     }
     out << "</ol>\n";
@@ -484,7 +501,7 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
     out << "<p class=\"count\">Newest post: " << Escaped{day_of(*newest.hits.front().post)} << "</p>\n"
         << "<h2>Newest posts</h2>\n<ol class=\"hits\">\n";
     for (const auto& hit : newest.hits)
-      if (out.size() < kResultsBudget) write_hit(out, hit, links);
+      if (out.size() < kResultsBudget) write_hit(out, hit, links, everything.q);
     out << "</ol>\n";
   }
   write_help(out);
@@ -498,7 +515,8 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
 
 void write_html_error(std::string& page, const PageError& e, const PageContext& c) {
   PageOut out(page);
-  const char* heading = e.status == 400   ? "This search cannot be run"
+  const char* heading = e.status == 400   ? (c.query.post.empty() ? "This search cannot be run" : "This page cannot be shown")
+                        : e.status == 404 ? "No such post"
                         : e.status == 405 ? "Method not allowed"
                         : e.status == 503 ? "Search is unavailable right now"
                                           : "Something went wrong";

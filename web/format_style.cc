@@ -13,10 +13,10 @@ namespace {
 constexpr std::string_view kStyle = R"css(
 :root{--bg:#fdfdfc;--fg:#1b1b1f;--muted:#5b5d66;--line:#d9dae0;--link:#1a4fb5;--visited:#6a3fa0;
 --accent:#2f6fdb;--accent-strong:#15409a;--mark:#ffe58a;--mark-fg:#1b1b1f;--panel:#f2f3f6;--focus:#c2410c;
---error:#a4161a;--on-accent:#fff;color-scheme:light dark}
+--error:#a4161a;--on-accent:#fff;--ins:#c9f0cf;--del:#f9d0d0;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#15161a;--fg:#e7e7ea;--muted:#a3a6b1;--line:#34363f;
 --link:#8ab4ff;--visited:#c3a6ff;--accent:#6f9cf0;--accent-strong:#a9c5ff;--mark:#6b5a12;--mark-fg:#fff6d5;
---panel:#1e2026;--focus:#ff9d5c;--error:#ff8a8a;--on-accent:#0b1220}}
+--panel:#1e2026;--focus:#ff9d5c;--error:#ff8a8a;--on-accent:#0b1220;--ins:#1d4a2a;--del:#5a2226}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;overflow-wrap:anywhere}
@@ -75,6 +75,24 @@ svg.hist line{stroke:var(--line)}
 .error pre{white-space:pre-wrap;background:var(--panel);padding:.5rem;border-radius:.3rem}
 .help dt{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
 .help dd{margin:0 0 .4rem 1rem;color:var(--muted)}
+.back{margin:.25rem 0 .5rem;font-size:.95rem}
+.post article h1{font-size:1.5rem;line-height:1.3}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem 1rem;margin:.5rem 0 1rem;font-size:.9rem}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+.post .body{max-width:42rem;line-height:1.6}
+.post ins{background:var(--ins);color:var(--fg);text-decoration:none;border-radius:.15em}
+.post del{background:var(--del);color:var(--fg);border-radius:.15em}
+.post section>h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
+.post .body del::before,.post .body del::after,.post .body ins::before,.post .body ins::after,.facts del::before,.facts ins::before{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.post .body del::before,.facts del::before{content:" [removed: "}.post .body ins::before,.facts ins::before{content:" [added: "}
+.post .body del::after,.post .body ins::after{content:"] "}
+.post .gap{color:var(--muted);padding:0 .3em}
+.versions ol{margin:0;padding-left:1.5rem;font-size:.9rem}
+.versions li{padding:.15rem 0}
+.versions li[aria-current]{font-weight:600}
+aside ul.related li{padding:.3rem 0;border-bottom:1px solid var(--line)}
+aside ul.related li a{display:block;padding:0}
+aside ul.related .meta{display:block;margin:0}
 footer.site{border-top:1px solid var(--line);margin-top:2rem;font-size:.875rem;color:var(--muted)}
 )css";
 

@@ -1,6 +1,7 @@
 // format_web.h: rendering the result model (result.h) for the web: the HTML
-// search page and its style sheet, an Atom feed of a search, and the
-// OpenSearch description.
+// search page and its style sheet, the page of one archived post
+// (format_post.cc), an Atom feed of a search, and the OpenSearch
+// description.
 //
 // These are the CGI's formatters (its JSON is format.h's result_to_json, the
 // same model as the CLI's). Every string from the model or the request is
@@ -16,8 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "web/cgi_request.h"
+#include "query/post_page.h"
 #include "query/result.h"
+#include "web/cgi_request.h"
 
 namespace blogsearch::web {
 
@@ -44,6 +46,22 @@ void write_html_results(std::string& page, const SearchResult& result, const Pag
 // and the newest posts; `newest` is a search for every post, newest first,
 // with the feed and month facets.
 void write_html_start(std::string& page, const SearchResult& newest, const PageContext& context);
+
+// The page of one archived post (post_page.h), reached by post=ID: its
+// title, dates, authors, categories, feeds, first and last seen, whether a
+// feed still carries it, its text (or, with version=N in the context's
+// query, that version's title and text; with diff=A-B, the changes from
+// version A to version B: title and text word by word, query/text_diff.h, with
+// <del> and <ins>, other fields old and new), the versions timeline (each
+// version linked to its text and to the changes from the one before) and
+// related posts; the words of the search it came from (q) are marked in
+// the text. The caller has checked that the versions exist.
+void write_html_post(std::string& page, const PostPage& post, const PageContext& context);
+// What post= names `post` by on its page's links: its id, else (an id
+// longer than the 2,048 bytes post= takes) its link.
+std::string_view post_key(const PostRecord& post);
+// "Title – archived copy – Blog search".
+std::string post_page_title(const PostPage& post, const PageContext& context);
 
 // An error page with the form, so the query can be corrected. `message` is
 // shown as given (escaped): it must not name files or paths.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Headless Chromium (Debian's chromium) on the search page served by
 # lighttpd as CGI over an index of data/: opens the page, types a search and
-# presses Enter, follows a page link and a facet link, checks narrow screens,
+# presses Enter, follows a page link and a facet link, opens a post page from
+# a result and the diff of its two versions, checks narrow screens,
 # dark mode and visible focus, fails on any console error, and saves
 # screenshots at 1280 px and 375 px into browser-artifacts/ of the directory
 # it runs in (the build directory under CTest), or $ARTIFACTS_DIR.

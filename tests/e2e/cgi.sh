@@ -96,6 +96,8 @@ done
 # ---- 2. behind lighttpd ------------------------------------------------------
 check_http() {  # check_http MODE
   local mode=$1 h
+  # The post page of data/'s edited post (pytorch 9000004, two versions).
+  local post="post=https%3A%2F%2Fpytorch.org%2F%3Fp%3D9000004"
   # Headers and content types of every format.
   for spec in "q=compile|200|text/html; charset=utf-8" \
               "q=compile&format=json|200|application/json" \
@@ -104,7 +106,13 @@ check_http() {  # check_http MODE
               "format=css|200|text/css; charset=utf-8" \
               "|200|text/html; charset=utf-8" \
               "q=pytorch+AND|400|text/html; charset=utf-8" \
-              "q=compile&sort=sideways|400|text/html; charset=utf-8"; do
+              "q=compile&sort=sideways|400|text/html; charset=utf-8" \
+              "$post&q=checkpoint|200|text/html; charset=utf-8" \
+              "$post&version=1|200|text/html; charset=utf-8" \
+              "$post&diff=1-2|200|text/html; charset=utf-8" \
+              "post=no-such-post|404|text/html; charset=utf-8" \
+              "$post&version=9|400|text/html; charset=utf-8" \
+              "$post&diff=1-9|400|text/html; charset=utf-8"; do
     IFS='|' read -r qs want_status want_type <<<"$spec"
     h=$work/$mode.h
     curl -sS -D "$h" -o "$work/$mode.body" "$base_url?$qs" || { fail "$mode: curl $qs"; continue; }
@@ -147,7 +155,7 @@ if a != b:
     sys.exit(1)
 PY
 
-  # Atom: newest first, entries with ids, titles and updated times.
+  # Atom: newest first, entries with ids, titles, updated times and archived copies.
   curl -sS "$base_url?q=torch&format=atom" >"$work/$mode.atom"
   $py - "$work/$mode.atom" <<'PY' || fail "$mode: Atom feed content"
 import sys, xml.etree.ElementTree as ET
@@ -161,6 +169,13 @@ for e in entries:
 dates = [e.find("a:published", ns).text for e in entries if e.find("a:published", ns) is not None]
 assert dates == sorted(dates, reverse=True), "not newest first: %s" % dates
 assert feed.find("a:link[@rel='self']", ns).get("href").startswith("http://127.0.0.1:")
+# Each entry links its archived copy, the post page, which answers.
+import urllib.request
+for e in entries:
+    link = e.find("a:link[@rel='related']", ns)
+    assert link is not None, "no archived copy link"
+    with urllib.request.urlopen(link.get("href"), timeout=10) as r:
+        assert r.status == 200 and "– archived copy –" in r.read().decode(), link.get("href")
 PY
 
   # Paging: 8 pytorch posts, 2 a page; follow next, then prev.
@@ -231,7 +246,7 @@ rebuild_under_load() {
 start_server cgi "$db" "$work/serve-cgi.log" || exit 1
 before=$failures
 check_http cgi
-[ "$failures" = "$before" ] && ok "lighttpd CGI: statuses, headers, formats, JSON = CLI model, Atom, paging, facets, suggestion"
+[ "$failures" = "$before" ] && ok "lighttpd CGI: statuses, headers, formats, JSON = CLI model, Atom, paging, facets, suggestion, post pages"
 $py "$here/hostile.py" "$base_url" || fail "hostile input (through lighttpd)"
 $py "$here/hostile.py" --direct "$BLOGSEARCH_CGI" "$db" || fail "hostile input (CGI run directly)"
 rebuild_under_load cgi

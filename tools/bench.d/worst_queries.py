@@ -5,6 +5,7 @@ within its bounds) and by cgi_bench.sh's load run (4 clients send these while
 one measures an ordinary search)."""
 import urllib.parse
 
+KRIESEL_9 = "https://www.dkriesel.com/blog/2026/0803_landtagswahl_sachsen-anhalt"
 COMMON = "the a to of and in is it that for on with as this be are was you i not".split()
 
 
@@ -33,6 +34,14 @@ CASES = {
     "100 results, Atom": qs(q="the", n=100, format="atom"),
     "every post by date": qs(q="date:1970..2100", n=100, sort="date"),
     "start page": "",
+    # The post page (post=ID) of blog-history's posts: one edited 9 times,
+    # its first against its last version with 100 words to mark; a link
+    # looked up among the 968 posts of its host and not found; an unknown id.
+    "post page, 9 versions": qs(post=KRIESEL_9),
+    "post page, diff 1-9, marks": qs(post=KRIESEL_9, diff="1-9", q=" ".join((COMMON * 5)[:100])),
+    "post page, version 1": qs(post=KRIESEL_9, version=1),
+    "post page, link not found": qs(post="https://simonwillison.net/2099/no-such-post/"),
+    "post page, unknown id": qs(post="no-such-post"),
     "ordinary: python": qs(q="python"),
 }
 

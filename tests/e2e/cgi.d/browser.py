@@ -4,8 +4,9 @@
     browser.py CHROMIUM BASE_URL ARTIFACT_DIR
 
 Opens the start page, types a query into the search box and presses Enter,
-follows the "Next" page link and then a category facet link, checking each
-page it lands on; takes screenshots at 1280 px and 375 px wide (and one in
+follows the "Next" page link and then a category facet link, then a
+result's "archived copy" (the post page), its "changes" link (the diff of
+two versions) and a related post, checking each page it lands on; takes screenshots at 1280 px and 375 px wide (and one in
 the dark colour scheme) into ARTIFACT_DIR; checks that nothing overflows
 sideways at 320 px; and fails on any console message of level error, page
 exception, CSP violation or failed load. Exits 1 with one line per problem.
@@ -196,15 +197,50 @@ def run(b, base, artifacts):
         cats = b.js("Array.from(document.querySelectorAll('ol.hits > li')).map(li => li.querySelector('.meta').textContent.toLowerCase())")
         expect(cats and all(label.lower() in c for c in cats), f"every result has category {label!r}")
 
+    # A result's archived copy: the post page, the search's words marked,
+    # its versions, related posts; then the changes between its versions.
+    post_url = diff_url = None
+    b.navigate(base + "?q=checkpointing")
+    archived = "Array.from(document.querySelectorAll('ol.hits .url a')).find(a => a.textContent == 'archived copy')"
+    if expect(b.js(f"!!{archived}"), "an 'archived copy' link on a result"):
+        b.wait_for_load(lambda: b.js(f"{archived}.click()"))
+        post_url = b.js("location.href")
+        expect("post=" in post_url and "q=checkpointing" in post_url, f"archived copy opens the post page: {post_url}")
+        expect("archived copy" in b.js("document.title"), "post page title")
+        expect(b.js("document.querySelectorAll('main.post .body mark').length") > 0, "the search's words marked in the text")
+        expect(b.js("document.querySelectorAll('.versions li').length") == 2, "two versions in the timeline")
+        expect(b.js("document.querySelectorAll('aside ul.related a').length") >= 1, "related posts")
+        expect(b.js("!!document.querySelector('link[rel=stylesheet]') && "
+                    "getComputedStyle(document.querySelector('dl.facts')).display == 'grid'"),
+               "the post page has the search page's style sheet")
+        b.screenshot(os.path.join(artifacts, "post-1280.png"))
+        changes = "Array.from(document.querySelectorAll('.versions a')).find(a => a.textContent.startsWith('changes'))"
+        if expect(b.js(f"!!{changes}"), "a link to the changes between versions"):
+            b.wait_for_load(lambda: b.js(f"{changes}.click()"))
+            diff_url = b.js("location.href")
+            expect("diff=1-2" in diff_url, f"changes link asks for diff=1-2: {diff_url}")
+            expect(b.js("document.querySelectorAll('.diff .body ins').length") > 0, "the added text marked <ins>")
+            expect(b.js("document.querySelectorAll('.diff dl del').length") > 0, "the removed title word marked <del>")
+            expect(b.js("getComputedStyle(document.querySelector('.diff .body ins')).backgroundColor") !=
+                   b.js("getComputedStyle(document.body).backgroundColor"), "insertions stand out")
+            b.screenshot(os.path.join(artifacts, "diff-1280.png"))
+        b.navigate(post_url)
+        related = "document.querySelector('aside ul.related a')"
+        if b.js(f"!!{related}"):
+            b.wait_for_load(lambda: b.js(f"{related}.click()"))
+            expect(b.js("location.href") != post_url and "post=" in b.js("location.href"),
+                   "a related post opens its own page")
+
     # Narrow screens: 375 px screenshot; nothing wider than the screen at 320.
-    b.navigate(base + "?q=compile")
+    pages = [("results", base + "?q=compile")] + [(name, url) for name, url in (("post", post_url), ("diff", diff_url)) if url]
     for width in (375, 320):
         b.viewport(width, 800, mobile=True)
-        b.navigate(base + "?q=compile")
-        overflow = b.js("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        expect(overflow <= 0, f"{overflow} px horizontal overflow at {width} px")
-        if width == 375:
-            b.screenshot(os.path.join(artifacts, "results-375.png"))
+        for name, url in pages:
+            b.navigate(url)
+            overflow = b.js("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            expect(overflow <= 0, f"{name}: {overflow} px horizontal overflow at {width} px")
+            if width == 375:
+                b.screenshot(os.path.join(artifacts, f"{name}-375.png"))
 
     # Dark scheme: the page follows prefers-color-scheme.
     b.viewport(1280, 900)

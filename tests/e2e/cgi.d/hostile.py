@@ -9,8 +9,9 @@ the CGI binary is run with a CGI environment instead, so payloads that the
 web server itself refuses (lighttpd answers 400 to a %00 or CR/LF in the
 URL, which is checked too) still reach the CGI. Each payload
 goes into every parameter (q, page, n, sort, since, until, category,
-author, feed, format and an unknown one), and into q and category of the
-JSON and Atom outputs. Every answer must be 200 or 400 with the right
+author, feed, format, post, version, diff and an unknown one), into q and
+category of the JSON and Atom outputs, and into q of a post page and its
+diff. Every answer must be 200, 400 or 404 (an unknown post) with the right
 content type, carry no header the payload made up, and be safe: HTML that
 pagecheck accepts (no foreign element, no event handler, no javascript:
 URL) and in which no payload with markup characters appears verbatim; JSON
@@ -79,7 +80,11 @@ RAW = [
     "%3Cscript%3E" + "%C3%A9" * 3000,
     "%F0%9F%98%80%3Cscript%3E%F0%9F",
 ]
-PARAMS = ["q", "page", "n", "sort", "since", "until", "category", "author", "feed", "format", "zzz"]
+PARAMS = ["q", "page", "n", "sort", "since", "until", "category", "author", "feed", "format", "post", "version",
+          "diff", "zzz"]
+# A post of data/ with two versions: its page gets the payload as the
+# search whose words it marks.
+POST = "post=https%3A%2F%2Fpytorch.org%2F%3Fp%3D9000004"
 CONTENT_TYPES = {None: "text/html; charset=utf-8", "json": "application/json",
                  "atom": "application/atom+xml; charset=utf-8"}
 
@@ -138,7 +143,7 @@ def main():
         if get is fetch and server_refused(status, headers, payload):
             refused += 1
             return
-        if status not in (200, 400):
+        if status not in (200, 400, 404):
             problems.append(f"{where}: status {status}")
             return
         if "injected" in str(headers).lower():
@@ -173,13 +178,15 @@ def main():
         for param in PARAMS:
             prefix = "" if param == "q" else "q=compile&"
             check(param, f"{base}?{prefix}{param}={encoded}", None, payload)
+        check("q (post page)", f"{base}?{POST}&q={encoded}", None, payload)
+        check("q (post diff)", f"{base}?{POST}&diff=1-2&q={encoded}", None, payload)
         for fmt in ("json", "atom"):
             check(f"q ({fmt})", f"{base}?q={encoded}&format={fmt}", fmt, payload)
             check(f"category ({fmt})", f"{base}?q=compile&category={encoded}&format={fmt}", fmt, payload)
 
     for p in problems[:40]:
         print("hostile:", p)
-    print(f"hostile: {len(payloads)} payloads x {len(PARAMS) + 4} parameter slots = {requests} requests, "
+    print(f"hostile: {len(payloads)} payloads x {len(PARAMS) + 6} parameter slots = {requests} requests, "
           f"{refused} refused by the web server, {len(problems)} problems")
     sys.exit(1 if problems else 0)
 

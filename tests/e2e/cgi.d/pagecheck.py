@@ -19,7 +19,7 @@ VOID = {"meta", "link", "input", "br", "img", "hr", "rect", "line"}
 ALLOWED = {"html", "head", "meta", "title", "link", "style", "body", "a", "header", "div", "form",
            "label", "input", "button", "details", "summary", "select", "option", "ul", "li", "span",
            "main", "h1", "h2", "p", "ol", "article", "time", "mark", "nav", "aside", "section", "svg",
-           "line", "rect", "footer", "dl", "dt", "dd", "pre"}
+           "line", "rect", "footer", "dl", "dt", "dd", "pre", "ins", "del"}
 
 
 class Page(html.parser.HTMLParser):

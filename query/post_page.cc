@@ -1,0 +1,127 @@
+// post_page.cc: Searcher::post_page (post_page.h), what the CGI's page of
+// one post reads: the post by its id or link, its history, the marks of
+// the search it was reached from, and related posts by relevance feedback.
+#include "query/post_page.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "indexer/schema.h"
+#include "query/query_builder.h"
+#include "query/searcher.h"
+
+namespace blogsearch {
+
+namespace {
+
+constexpr int kMaxRetries = 5;
+constexpr unsigned kMaxRelated = 20;
+constexpr unsigned kMaxRelatedTerms = 50;
+
+// The terms relevance feedback may pick: body words (unprefixed: prefixed
+// terms start with a capital letter) of three bytes or more, not numbers,
+// which say little about what a post is about.
+class BodyWords : public Xapian::ExpandDecider {
+ public:
+  bool operator()(const std::string& term) const override {
+    if (term.size() < 3) return false;
+    if (term[0] >= 'A' && term[0] <= 'Z') return false;
+    return !std::all_of(term.begin(), term.end(), [](char c) { return c >= '0' && c <= '9'; });
+  }
+};
+
+// The post with `id`, else the one whose stored link is `id` among the
+// posts of that link's host (a substring test skips most records).
+std::optional<Xapian::docid> find_docid(const Xapian::Database& db, const std::string& id) {
+  if (id.empty()) return std::nullopt;
+  const std::string id_term = schema::id_term(id);
+  Xapian::PostingIterator p = db.postlist_begin(id_term);
+  if (p != db.postlist_end(id_term)) return *p;
+  const std::size_t scheme = id.find("://");
+  if (scheme == std::string::npos) return std::nullopt;
+  std::string host = id.substr(scheme + 3);
+  host.erase(std::min(host.find('/'), host.size()));
+  const std::string term = schema::exact_term(schema::kHost, host);
+  if (host.empty()) return std::nullopt;
+  for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
+    Xapian::Document doc = db.get_document(*it);
+    if (doc.get_value(schema::kSlotRecord).find(id) == std::string::npos) continue;
+    if (read_post_record(doc, false).link == id) return *it;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PostPage> Searcher::post_page(const PostPageRequest& request) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return post_page_once(request);
+    } catch (const Xapian::DatabaseModifiedError& e) {
+      if (attempt >= kMaxRetries)
+        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
+      reopen();
+    } catch (const Xapian::NetworkError& e) {
+      throw DatabaseUnavailable(shard_failure(e));
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
+    } catch (const Xapian::Error& e) {
+      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    }
+  }
+}
+
+std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request) {
+  const std::optional<Xapian::docid> docid = find_docid(db_, request.post);
+  if (!docid) return std::nullopt;
+  const Xapian::Document doc = db_.get_document(*docid);
+  PostPage page;
+  page.post = read_post_record(doc, true);
+  page.history = read_post_history(doc);
+
+  if (!request.query_text.empty()) {
+    QueryOptions options;
+    options.text = request.query_text;
+    options.spelling = false;
+    try {
+      page.marks = snippet_terms(build_query(db_, options).query, request.query_text);
+      page.has_marks = !page.marks.needles.empty();
+    } catch (const QueryError&) {
+      // A query that does not parse (or filters only) marks nothing.
+    }
+  }
+
+  const unsigned wanted = std::min(request.related, kMaxRelated);
+  if (wanted == 0) return page;
+  Xapian::RSet rset;
+  rset.add_document(*docid);
+  Xapian::Enquire feedback(db_);
+  const BodyWords body_words;
+  const Xapian::ESet eset =
+      feedback.get_eset(std::min(request.related_terms, kMaxRelatedTerms), rset, &body_words);
+  std::vector<Xapian::Query> terms;
+  for (auto t = eset.begin(); t != eset.end(); ++t) {
+    page.related_terms.push_back(*t);
+    terms.emplace_back(*t);
+  }
+  if (terms.empty()) return page;
+  Xapian::Enquire enquire(db_);
+  enquire.set_weighting_scheme(Xapian::BM25Weight());
+  enquire.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT,
+                                  Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),
+                                  Xapian::Query(schema::id_term(page.post.id))));
+  if (request.time_limit_ms > 0) enquire.set_time_limit(request.time_limit_ms / 1000.0);
+  const Xapian::MSet mset = enquire.get_mset(0, wanted + 1);
+  unsigned rank = 0;
+  for (auto it = mset.begin(); it != mset.end() && page.related.size() < wanted; ++it) {
+    if (*it == *docid) continue;  // left out by its id term already; a second guard
+    Hit& hit = page.related.emplace_back();
+    hit.rank = ++rank;
+    hit.percent = it.get_percent();
+    hit.weight = it.get_weight();
+    hit.post = std::make_shared<PostRecord>(read_post_record(it.get_document(), false));
+  }
+  return page;
+}
+
+}  // namespace blogsearch
