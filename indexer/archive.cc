@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include "indexer/date.h"
@@ -88,20 +89,34 @@ bool holds(const fs::path& path, const std::string& bytes) {
 
 }  // namespace
 
-ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
+Archive::Archive(std::string archive_dir) : dir_(std::move(archive_dir)) {}
+Archive::~Archive() = default;
+
+Archive::Folder& Archive::folder(const std::string& feed_id) {
+  auto it = folders_.find(feed_id);
+  if (it != folders_.end()) return it->second;
   std::error_code ec;
   // Absolute: the path is stored with each version, to be read from anywhere.
-  fs::path dir = (fs::absolute(archive_dir, ec) / r.feed_id).lexically_normal();
-  if (ec) dir = fs::path(archive_dir) / r.feed_id;
+  fs::path dir = (fs::absolute(dir_, ec) / feed_id).lexically_normal();
+  if (ec) dir = fs::path(dir_) / feed_id;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
   remove_stale_temporaries(dir);
+  return folders_.emplace(feed_id, Folder{dir.string(), newest_body(dir).string()}).first->second;
+}
+
+ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers) {
+  Folder& f = folder(r.feed_id);
+  const fs::path dir = f.dir;
+  const std::string stem = file_stamp(r.fetched_at);
   // A run killed after archiving but before indexing fetches the same body
-  // again: the file already there is the snapshot, not a second one.
-  if (fs::path newest = newest_body(dir); !newest.empty() && holds(newest, r.body)) {
+  // again: the file already there is the snapshot, not a second one. Only
+  // a file from before this fetch: an older snapshot added after a newer
+  // one with the same body is a snapshot of its own (its time counts).
+  if (const fs::path newest = f.newest; !newest.empty() &&
+      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds(newest, r.body)) {
     return {newest.string(), true};
   }
-  std::string stem = file_stamp(r.fetched_at);
   fs::path body = dir / (stem + ".xml");
   for (int n = 1; fs::exists(body); ++n) {
     if (holds(body, r.body)) return {body.string(), true};
@@ -121,9 +136,14 @@ ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchRespons
                       {"contentLength", std::to_string(r.body.size())}};
   if (extra.is_object()) h.update(extra);
   // The headers first: a body without them would still be read, with less known.
-  write_atomically(headers, h.dump(2) + "\n");
+  if (with_headers) write_atomically(headers, h.dump(2) + "\n");
   write_atomically(body, r.body);
+  if (f.newest.empty() || body.filename().string() > fs::path(f.newest).filename().string()) f.newest = body.string();
   return {body.string(), false};
+}
+
+ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
+  return Archive(archive_dir).put(r, extra);
 }
 
 Snapshot snapshot_of(const FetchResponse& r) {
@@ -138,12 +158,14 @@ Snapshot snapshot_of(const FetchResponse& r) {
   return snap;
 }
 
-std::string resolve_archive_path(const std::string& from_option) {
+std::string resolve_archive_path(const std::string& from_option, const std::string& db_path) {
   if (!from_option.empty()) return from_option;
   if (const char* env = std::getenv("BLOGSEARCH_ARCHIVE"); env && *env) return env;
-  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::string(xdg) + "/blogsearch/archive";
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : ".") + "/.local/share/blogsearch/archive";
+  std::error_code ec;
+  fs::path db = fs::absolute(db_path, ec).lexically_normal();
+  if (ec) db = db_path;
+  if (!db.has_filename()) db = db.parent_path();  // "dir/" names dir
+  return (db.parent_path() / "archive").string();
 }
 
 }  // namespace blogsearch

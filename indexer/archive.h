@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 
 #include "indexer/fetch.h"
@@ -23,21 +24,47 @@ struct ArchivedFile {
 // Writes both files (each to a temporary name, then renamed, so a crash never
 // leaves half a snapshot) and returns the path of the .xml. `extra` (a JSON
 // object) is merged into the headers file, to say where a snapshot came from.
-// When the file for this time, or the feed's newest archived file, already
-// holds the same body nothing is written, so archiving the same thing twice
-// (a re-run of import-git, a fetch run killed before it indexed) is a no-op.
+// When the file for this time, or the feed's newest archived file (if it is
+// not newer than this snapshot), already holds the same body nothing is
+// written, so archiving the same thing twice (a re-run of import-git or
+// add, a fetch run killed before it indexed) is a no-op.
 // Temporary files left by a killed run are removed.
 // Throws std::runtime_error naming the path when the disk refuses.
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
                               const nlohmann::json& extra = nlohmann::json::object());
+
+// The same for many snapshots: each feed's folder is listed (and cleaned of
+// temporary files) once, not once per snapshot. Without `with_headers` only
+// the body is written: for a snapshot of which nothing is known but its
+// time, which its file name says.
+class Archive {
+ public:
+  explicit Archive(std::string archive_dir);
+  ~Archive();
+  ArchivedFile put(const FetchResponse& response, const nlohmann::json& extra = nlohmann::json::object(),
+                   bool with_headers = true);
+
+ private:
+  struct Folder {
+    std::string dir;     // absolute
+    std::string newest;  // its newest .xml by name, "" when none
+  };
+  Folder& folder(const std::string& feed_id);
+  std::string dir_;
+  std::map<std::string, Folder> folders_;
+};
 
 // What a fetch (or a committed version) tells of its snapshot: feed id,
 // observed time, status, ETag, Last-Modified, final URL and Content-Type,
 // as headers.json records them; no path yet. Never throws (but bad_alloc).
 Snapshot snapshot_of(const FetchResponse& response);
 
-// --archive, else $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive
-// (~/.local/share/blogsearch/archive).
-std::string resolve_archive_path(const std::string& from_option);
+// --archive, else $BLOGSEARCH_ARCHIVE, else the folder "archive" beside the
+// database directory `db_path` (schema::resolve_db_path): for the default
+// database that is $XDG_DATA_HOME/blogsearch/archive
+// (~/.local/share/blogsearch/archive), and a database given with --db
+// keeps its archive beside it, where add, fetch, import-git and rebuild all
+// find it. Never throws (but bad_alloc).
+std::string resolve_archive_path(const std::string& from_option, const std::string& db_path);
 
 }  // namespace blogsearch

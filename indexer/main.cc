@@ -21,6 +21,7 @@
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
+#include "indexer/add_archive.h"
 #include "indexer/archive.h"
 #include "indexer/feeds_command.h"
 #include "indexer/feeds_config.h"
@@ -139,6 +140,7 @@ int run_parse(const ParseArgs& args) {
 
 struct AddArgs {
   std::string db;
+  std::string archive;
   std::string feed;
   std::vector<std::string> paths;
   bool quiet = false;
@@ -214,12 +216,31 @@ int run_add(const AddArgs& args) {
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
   args.limits.apply(options);
+  const std::string archive = resolve_archive_path(args.archive, db_path);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    // Into the archive first, under the writer's lock as fetch does: what
+    // is indexed is then always in the archive, for rebuild to find.
+    ArchiveCopy copy;
+    try {
+      copy = copy_into_archive(archive, std::move(snapshots), args.limits.max_body, options.parse);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "blogsearch-index: cannot copy the snapshots into the archive: " << e.what()
+                << "; nothing was indexed (free space, or give --archive)\n";
+      return kPartial;
+    }
+    snapshots = std::move(copy.snapshots);
+    options.on_message = [&copy, &archive, print = options.on_message](const std::string& line) {
+      if (print) print(with_given_paths(copy, archive, line));
+    };
     IngestSummary s = writer->ingest(snapshots, options);
     console.clear();
     s.errors += static_cast<long>(errors.size());
-    if (!args.quiet) print_summary(s);
+    if (!args.quiet) {
+      std::printf("blogsearch-index: %ld snapshots copied into %s, %ld there already\n", copy.copied,
+                  archive.c_str(), copy.already);
+      print_summary(s);
+    }
     if (s.errors == 0) return kOk;
     // Partial when anything given could be indexed (s.errors counts both the
     // paths and the files that failed).
@@ -233,7 +254,7 @@ int run_add(const AddArgs& args) {
 
 int run_rebuild(const AddArgs& args) {
   const std::string db_path = schema::resolve_db_path(args.db);
-  const std::string archive = resolve_archive_path(args.paths.empty() ? "" : args.paths.front());
+  const std::string archive = resolve_archive_path(args.paths.empty() ? "" : args.paths.front(), db_path);
   std::vector<std::string> errors;
   std::vector<Snapshot> snapshots = collect_snapshots({archive}, "", errors);
   for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << " (the archive to rebuild from)\n";
@@ -289,7 +310,7 @@ int run_fetch(const FetchArgs& args) {
     }
   }
   UpdateOptions options;
-  options.archive_dir = resolve_archive_path(args.archive);
+  options.archive_dir = resolve_archive_path(args.archive, db_path);
   options.fetch = args.fetch;
   Console console;
   options.ingest = console.ingest_options(true, 0);
@@ -334,7 +355,7 @@ int run_import_git(const ImportGitArgs& args) {
   import.repo = args.repo;
   import.path = args.path;
   import.feed_id = args.feed;
-  import.archive_dir = resolve_archive_path(args.archive);
+  import.archive_dir = resolve_archive_path(args.archive, db_path);
   import.max_body_bytes = args.limits.max_body;
   IngestOptions options = console.ingest_options(args.quiet, 0);
   args.limits.apply(options);
@@ -378,9 +399,11 @@ std::vector<std::pair<std::string, Setting>> stats_settings(const UserConfig& us
   auto file_or = [&](const char* key, const std::string& fallback) {
     return resolve_setting("", "", nullptr, user, key, fallback);
   };
+  Setting db = resolve_setting("--db", db_flag, "BLOGSEARCH_DB", user, "db", schema::resolve_db_path(""));
+  const std::string beside_db = resolve_archive_path("", db.value);
   return {
-      {"db", resolve_setting("--db", db_flag, "BLOGSEARCH_DB", user, "db", schema::resolve_db_path(""))},
-      {"archive", resolve_setting("", "", "BLOGSEARCH_ARCHIVE", user, "archive", resolve_archive_path(""))},
+      {"db", std::move(db)},
+      {"archive", resolve_setting("", "", "BLOGSEARCH_ARCHIVE", user, "archive", beside_db)},
       {"feeds", file_or("feeds", resolve_config_path(""))},
       {"wait", file_or("wait", "0")},
       {"sort", file_or("sort", "relevance")},
@@ -466,6 +489,9 @@ int run(int argc, char** argv) {
       ->required();
   add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
+  add->add_option("--archive", add_args.archive,
+                  "Snapshot archive each PATH is copied into, for rebuild (default: $BLOGSEARCH_ARCHIVE, else "
+                  "'archive' beside the database)");
   add->add_flag("-q,--quiet", add_args.quiet, kQuietHelp);
   std::vector<std::pair<CLI::Option*, double*>> waits;
   waits.emplace_back(add->add_option("--wait", add_args.wait, kWaitHelp), &add_args.wait);
@@ -476,7 +502,7 @@ int run(int argc, char** argv) {
   fetch->add_option("--config", fetch_args.config,
                     "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)");
   fetch->add_option("--archive", fetch_args.archive,
-                    "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+                    "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
   fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
       ->allow_extra_args(false);  // one value per flag
   fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
@@ -497,7 +523,7 @@ int run(int argc, char** argv) {
   std::string rebuild_archive;
   auto* rebuild = app.add_subcommand("rebuild", "Rebuild the whole database from the archive and switch to it atomically");
   rebuild->add_option("--archive", rebuild_archive,
-                      "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+                      "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, kQuietHelp);
   waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
@@ -510,7 +536,7 @@ int run(int argc, char** argv) {
   import_git->add_option("--path", git_args.path, "The feed file, relative to the repository root")->required();
   import_git->add_option("--feed", git_args.feed, "Feed id (default: the name of the folder holding PATH)");
   import_git->add_option("--archive", git_args.archive,
-                         "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else $XDG_DATA_HOME/blogsearch/archive)");
+                         "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
   import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
   waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);
@@ -570,7 +596,7 @@ int run(int argc, char** argv) {
   const std::string stats_db_flag = stats_db;
   for (std::string* db : {&add_args.db, &fetch_args.db, &rebuild_args.db, &git_args.db, &stats_db, &feeds_args.db})
     default_from_config(*db, "BLOGSEARCH_DB", user, "db");
-  for (std::string* archive : {&fetch_args.archive, &rebuild_archive, &git_args.archive})
+  for (std::string* archive : {&add_args.archive, &fetch_args.archive, &rebuild_archive, &git_args.archive})
     default_from_config(*archive, "BLOGSEARCH_ARCHIVE", user, "archive");
   for (std::string* feeds_toml : {&fetch_args.config, &feeds_args.config})
     default_from_config(*feeds_toml, nullptr, user, "feeds");

@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include "query/result.h"
+#include "query/text_diff.h"
+#include "record/post_history.h"
 
 namespace blogsearch {
 
@@ -29,11 +31,23 @@ void write_ids(std::ostream& out, const SearchResult& result);
 // One post in full, plain text.
 void write_post_text(std::ostream& out, const PostRecord& post);
 
+// A word diff on one line: "kept [-removed-]{+added+} kept" (as git's
+// --word-diff=plain), or with `colour` the removed words red and the added
+// green (ANSI), without the marks. Cleaned like clean_line.
+std::string diff_markup(const TextDiff& diff, bool colour);
+
 struct JsonOptions {
-  bool with_text = false;  // include each result's full plain text
+  bool with_text = false;     // include each result's full plain text
+  bool with_history = false;  // include each result's history (--history)
 };
 nlohmann::json result_to_json(const SearchResult& result, const JsonOptions& options);
-nlohmann::json post_to_json(const PostRecord& post, bool with_text);
+nlohmann::json post_to_json(const PostRecord& post, const JsonOptions& options);
+// A post's versions, oldest first: [{"number", "first_seen", "last_seen",
+// "changed": [...], "no_text", "feed", "snapshot"}] (no titles or texts).
+nlohmann::json history_to_json(const PostHistory& history);
+// {"parts": [{"op": "same"|"removed"|"added", "text"}], "words_removed",
+// "words_added", "coarse", "cut"}; each part's text starts with its lead.
+nlohmann::json diff_to_json(const TextDiff& diff);
 // Serialises compactly with invalid UTF-8 replaced, never throwing.
 std::string dump_json(const nlohmann::json& value, bool pretty);
 

@@ -17,7 +17,7 @@ std::string plain_snippet(const std::vector<SnippetPart>& parts) {
 
 }  // namespace
 
-nlohmann::json post_to_json(const PostRecord& p, bool with_text) {
+nlohmann::json post_to_json(const PostRecord& p, const JsonOptions& options) {
   nlohmann::json j = {
       {"docid", p.docid},
       {"id", p.id},
@@ -39,14 +39,30 @@ nlohmann::json post_to_json(const PostRecord& p, bool with_text) {
       {"content_hash", p.content_hash},
       {"snapshot", p.snapshot},
   };
-  if (with_text) j["text"] = p.text;
+  if (options.with_text) j["text"] = p.text;
   return j;
+}
+
+nlohmann::json history_to_json(const PostHistory& h) {
+  nlohmann::json versions = nlohmann::json::array();
+  for (const Version& v : h.versions)
+    versions.push_back({{"number", v.number},
+                        {"first_seen", format_time(v.first_seen)},
+                        {"last_seen", format_time(v.last_seen)},
+                        {"changed", v.changed},
+                        {"no_text", v.no_text},
+                        {"feed", v.feed},
+                        {"snapshot", v.snapshot}});
+  return versions;
 }
 
 nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& hit : r.hits) {
-    nlohmann::json j = post_to_json(*hit.post, options.with_text);
+    nlohmann::json j = post_to_json(*hit.post, options);
+    // A post seen in thousands of snapshots has many versions: a search
+    // shows them only when asked (--history, &history=1).
+    if (options.with_history && hit.history) j["history"] = history_to_json(*hit.history);
     j["rank"] = hit.rank;
     j["percent"] = hit.percent;
     j["weight"] = hit.weight;
@@ -92,6 +108,19 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
       {"elapsed_ms", r.elapsed_ms},
       {"partial", r.partial},
   };
+}
+
+nlohmann::json diff_to_json(const TextDiff& diff) {
+  nlohmann::json parts = nlohmann::json::array();
+  for (const auto& p : diff.parts) {
+    const char* op = p.op == DiffPart::Op::kSame ? "same" : p.op == DiffPart::Op::kRemoved ? "removed" : "added";
+    parts.push_back({{"op", op}, {"text", p.lead + p.text}});
+  }
+  return {{"parts", std::move(parts)},
+          {"words_removed", diff.words_removed},
+          {"words_added", diff.words_added},
+          {"coarse", diff.coarse},
+          {"cut", diff.cut}};
 }
 
 std::string dump_json(const nlohmann::json& value, bool pretty) {

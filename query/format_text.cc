@@ -168,6 +168,25 @@ void write_post_text(std::ostream& out, const PostRecord& p) {
   if (!p.text.empty()) out << "\n" << clean_block(p.text) << "\n";
 }
 
+std::string diff_markup(const TextDiff& diff, bool colour) {
+  std::string out;
+  const DiffPart* before = nullptr;
+  for (const DiffPart& p : diff.parts) {
+    // Parts meet between words, so a space separates them, but for an
+    // addition that replaces a removal: "[-old-]{+new+}".
+    const bool replaces = before && before->op == DiffPart::Op::kRemoved && p.op == DiffPart::Op::kAdded;
+    if (before && !replaces) out += ' ';
+    const std::string text = clean_line(p.text);
+    switch (p.op) {
+      case DiffPart::Op::kSame: out += text; break;
+      case DiffPart::Op::kRemoved: out += colour ? "\x1b[31m" + text + kReset : "[-" + text + "-]"; break;
+      case DiffPart::Op::kAdded: out += colour ? "\x1b[32m" + text + kReset : "{+" + text + "+}"; break;
+    }
+    before = &p;
+  }
+  return out;
+}
+
 Thousands::Thousands(unsigned long long n) {
   char digits[24];
   const auto count = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);

@@ -110,7 +110,11 @@ int run_show(int argc, char** argv, int at) {
       std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
       return kExitNoMatches;
     }
-    if (format == "json") std::cout << dump_json(post_to_json(*post, true), pretty) << "\n";
+    if (format == "json") {
+      nlohmann::json j = post_to_json(*post, JsonOptions{true, true});
+      j["history"] = history_to_json(searcher.post_history(post->docid));
+      std::cout << dump_json(j, pretty) << "\n";
+    }
     else write_post_text(std::cout, *post);
     return kExitMatches;
   } catch (const DatabaseUnavailable& e) {
@@ -143,7 +147,7 @@ int run(int argc, char** argv) {
   std::string since, until;
   std::vector<std::string> categories, authors, feeds;
   std::string color = "auto";
-  bool with_text = false, pretty = false;
+  bool with_text = false, with_history = false, pretty = false;
   unsigned wildcard_limit = 1000;
 
   app.add_option("--db", db_option,
@@ -176,6 +180,7 @@ int run(int argc, char** argv) {
   app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")
       ->check(CLI::Range(1u, 100000u));
   app.add_flag("--with-text", with_text, "JSON: include each post's full text");
+  app.add_flag("--history", with_history, "JSON: include each post's history (blogsearch show has it too)");
   app.add_flag("--pretty", pretty, "JSON: indent");
 
   try {
@@ -232,6 +237,7 @@ int run(int argc, char** argv) {
     }
     request.snippets = request.snippets && format != "ids";
     request.with_text = with_text && format == "json";
+    request.with_history = with_history && format == "json";
 
     Searcher searcher(db_path);
     SearchResult result = searcher.search(request);
@@ -245,7 +251,7 @@ int run(int argc, char** argv) {
       return result.total.estimated ? kExitMatches : kExitNoMatches;
     }
     if (format == "json") {
-      std::cout << dump_json(result_to_json(result, JsonOptions{with_text}), pretty) << "\n";
+      std::cout << dump_json(result_to_json(result, JsonOptions{with_text, with_history}), pretty) << "\n";
     } else if (format == "ids") {
       write_ids(std::cout, result);
     } else {

@@ -679,8 +679,17 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       std::string wanted = stray_free;
       for (auto t = tokens.rbegin(); t != tokens.rend(); ++t) wanted.erase(t->pos, 1);
       wanted = lowercase_word_starts(wanted, tokenize(wanted));
+      // When the query only parsed as plain words, so must what it excludes
+      // ("-a..b" is not a range either).
+      if (!built.as_words.empty()) wanted = as_words(wanted);
       qp.set_default_op(Xapian::Query::OP_OR);
-      Xapian::Query any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
+      Xapian::Query any;
+      try {
+        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
+      } catch (const Xapian::QueryParserError& e) {
+        qp.set_default_op(Xapian::Query::OP_AND);
+        throw locate_syntax_error(options.text, e.get_msg());
+      }
       qp.set_default_op(Xapian::Query::OP_AND);
       built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, any);
     }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "query/facet_kind.h"
+#include "record/post_history.h"
 #include "record/post_record.h"
 
 namespace blogsearch {
@@ -36,6 +37,9 @@ struct Hit {
   // long-running searcher keeps of it (doc_cache.h).
   std::shared_ptr<const PostRecord> post;
   std::vector<SnippetPart> snippet;  // empty when snippets were not asked for
+  // The post's history (record/post_history.h), only when asked for
+  // (SearchRequest::with_history); else null.
+  std::shared_ptr<const PostHistory> history;
 };
 
 // How many documents match. Exact when lower == upper.

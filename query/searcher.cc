@@ -12,6 +12,7 @@
 #include "query/doc_cache.h"
 #include "query/facets.h"
 #include "query/filter_check.h"
+#include "query/link_key.h"
 #include "query/snippet.h"
 #include "query/sort_keys.h"
 
@@ -403,6 +404,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       if (!request.with_text) post->text.clear();
       hit.post = std::move(post);
     }
+    if (request.with_history)
+      hit.history = std::make_shared<const PostHistory>(read_post_history(it.get_document()));
   }
   // Xapian proposes a correction for any word that has a more frequent
   // neighbour, even a correct one ("plugins" -> "plugin"). Offer it when
@@ -476,6 +479,26 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
   }
 }
 
+PostHistory Searcher::post_history(Xapian::docid docid) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return read_post_history(db_.get_document(docid));
+    } catch (const Xapian::DocNotFoundError&) {
+      return PostHistory{};
+    } catch (const Xapian::DatabaseModifiedError& e) {
+      if (attempt >= kMaxRetries)
+        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
+      reopen();
+    } catch (const Xapian::NetworkError& e) {
+      throw DatabaseUnavailable(shard_failure(e));
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
+    } catch (const Xapian::Error& e) {
+      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    }
+  }
+}
+
 std::string Searcher::shard_failure(const Xapian::NetworkError& e) const {
   return "a shard of " + path_ + " did not answer (remote shards: " + remote_shard_names(shards_) +
          "): " + e.get_msg();
@@ -503,8 +526,33 @@ std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url)
     for (auto it = db_.postlist_begin(term); it != db_.postlist_end(term); ++it)
       if (auto post = matches(*it)) return post;
   }
+  if (auto post = find_by_link_key(id_or_url)) return post;
   for (auto it = db_.postlist_begin(""); it != db_.postlist_end(""); ++it)
     if (auto post = matches(*it)) return post;
+  return std::nullopt;
+}
+
+// The link as typed may differ from the stored one in scheme, host case,
+// "www.", a trailing slash, tracking parameters or a fragment (link_key.h):
+// the posts of its host, with and without "www.", are compared by key. The
+// record is parsed only when it holds the link's last path segment.
+std::optional<PostRecord> Searcher::find_by_link_key(const std::string& url) {
+  const std::string key = link_key(url);
+  const std::string host = link_key_host(url);
+  if (key.empty() || host.empty()) return std::nullopt;
+  std::string_view segment = key;
+  segment = segment.substr(0, segment.find('?'));
+  segment.remove_prefix(std::min(segment.rfind('/') + 1, segment.size()));
+  std::optional<PostRecord> found;
+  for (const std::string& h : {host, "www." + host}) {
+    const std::string term = schema::exact_term(schema::kHost, h);
+    for (auto it = db_.postlist_begin(term); it != db_.postlist_end(term); ++it) {
+      Xapian::Document doc = db_.get_document(*it);
+      if (doc.get_value(schema::kSlotRecord).find(segment) == std::string::npos) continue;
+      PostRecord post = read_post_record(doc, true);
+      if (link_key(post.link) == key || link_key(post.id) == key) return post;
+    }
+  }
   return std::nullopt;
 }
 

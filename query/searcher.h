@@ -80,6 +80,7 @@ struct SearchRequest {
   bool exact_count = false;  // count every match (slower) instead of estimating
   bool snippets = true;
   bool with_text = false;  // fill each hit's post.text
+  bool with_history = false;  // fill each hit's history (document data)
   unsigned snippet_length = 240;  // bytes of text around the matches
   // Query length, words and match time (query_bounds.h). The wildcard
   // bound is query.max_wildcard_expansion, for the whole query.
@@ -112,8 +113,13 @@ class Searcher {
   // query size beyond request.bounds, --reverse without date order).
   SearchResult search(const SearchRequest& request);
 
-  // One post by its id, else by its link. nullopt when there is none.
+  // One post by its id, else by its link: as stored, else as people type
+  // links (link_key.h: http or https, "www.", host case, trailing slash,
+  // tracking parameters, fragment). nullopt when there is none.
   std::optional<PostRecord> find_post(const std::string& id_or_url);
+  // The history (record/post_history.h) of the post stored as `docid`
+  // (PostRecord::docid from find_post); an empty one when there is none.
+  PostHistory post_history(Xapian::docid docid);
 
   // Moves to the newest committed revision, and to the live generation
   // after a rebuild. A long-running process (FastCGI) calls it per request.
@@ -125,6 +131,7 @@ class Searcher {
  private:
   SearchResult search_once(const SearchRequest& request);
   std::optional<PostRecord> find_post_once(const std::string& id_or_url);
+  std::optional<PostRecord> find_by_link_key(const std::string& url);
   Xapian::Database with_spelling_data() const;
   std::string shard_failure(const Xapian::NetworkError& e) const;
 

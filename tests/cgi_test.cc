@@ -765,6 +765,28 @@ TEST_F(CgiAppTest, JsonIsTheCliModel) {
   EXPECT_EQ(got["results"].size(), 3u);
 }
 
+// Issue 15, point 12: results carry no history unless asked (history=1).
+TEST_F(CgiAppTest, JsonHasHistoryOnlyWhenAsked) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  const auto plain = nlohmann::json::parse(app.handle(env("format=json&n=100")).body);
+  const auto with = nlohmann::json::parse(app.handle(env("format=json&n=100&history=1")).body);
+  ASSERT_FALSE(plain["results"].empty());
+  ASSERT_EQ(plain["results"].size(), with["results"].size());
+  std::size_t versions = 0;
+  for (std::size_t i = 0; i < plain["results"].size(); ++i) {
+    EXPECT_FALSE(plain["results"][i].contains("history"));
+    const auto& history = with["results"][i]["history"];
+    ASSERT_TRUE(history.is_array());
+    // One entry per version, numbered from 1, oldest first.
+    ASSERT_EQ(history.size(), with["results"][i]["versions"].get<std::size_t>());
+    for (std::size_t n = 0; n < history.size(); ++n) EXPECT_EQ(history[n]["number"], n + 1);
+    versions += history.size();
+  }
+  EXPECT_GT(versions, with["results"].size());  // data/ has edited posts
+  EXPECT_EQ(app.handle(env("format=json&history=yes")).status, 400);
+}
+
 TEST_F(CgiAppTest, StatusesAndHeaders) {
   ingest({data("")});
   CgiApp app(quiet());

@@ -641,6 +641,21 @@ TEST_F(SearcherTest, OnlyNegationsMeanAllPostsExcept) {
   EXPECT_EQ(run("-kernels", r).total.estimated, without.size() + 2);  // + the two election posts
 }
 
+TEST_F(SearcherTest, UnparsableNegationsAreSearchedAsWords) {
+  // The query fuzzer's find: "-a..b" parses neither as a range nor, with
+  // its '-' taken off, as the words to exclude; it excludes the words.
+  SearchRequest r;
+  r.limit = 100;
+  SearchResult res;
+  ASSERT_NO_THROW(res = run("-kernels..training", r));
+  EXPECT_FALSE(res.searched_as_words.empty());
+  Ids ids;
+  for (const auto& hit : res.hits) ids.insert(hit.post->id);
+  EXPECT_EQ(ids, id_set("-kernels -training", r));
+  const char fuzzed[] = "-O+DDDDD\0\0a\x10\0?\x1c\x80" "DDDD..\xd9\x8d\xa5\x86OO";
+  EXPECT_NO_THROW(run(std::string(fuzzed, sizeof fuzzed - 1), r));
+}
+
 TEST_F(SearcherTest, UnparsableTextWithoutOperatorsIsSearchedAsWords) {
   // Xapian reads "..." as a range; a pasted title must still search.
   for (const char* q : {"Compiling models... with torch", "Models...compiling?", "compiling.. models"}) {
@@ -943,7 +958,7 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
                           "content_hash", "snapshot", "snippet", "snippet_parts"})
     EXPECT_TRUE(first.contains(key)) << key;
   EXPECT_FALSE(first.contains("text"));
-  EXPECT_FALSE(first.contains("history"));  // issue 15 point 12: `show` has it
+  EXPECT_FALSE(first.contains("history"));  // issue 15 point 12: only with --history
   EXPECT_EQ(first["rank"], 1);
   EXPECT_TRUE(first["updated"].is_null());
   EXPECT_TRUE(first["feed"]["id"].is_string());
@@ -966,6 +981,14 @@ TEST_F(SearcherTest, FindPostByIdOrLink) {
   EXPECT_EQ(by_link->id, "go");
   EXPECT_FALSE(s.find_post("https://go.dev/blog/nothing"));
   EXPECT_FALSE(s.find_post("nothing"));
+  // Issue 15 point 11: links as people type them.
+  for (const char* typed : {"http://go.dev/blog/generics", "https://www.go.dev/blog/generics/",
+                            "https://GO.dev/blog/generics#top", "https://go.dev:443/blog/generics?utm_source=x"}) {
+    auto found = s.find_post(typed);
+    ASSERT_TRUE(found) << typed;
+    EXPECT_EQ(found->id, "go") << typed;
+  }
+  EXPECT_FALSE(s.find_post("https://go.dev/blog/Generics"));  // the path's case counts
   std::ostringstream out;
   write_post_text(out, *by_id);
   EXPECT_NE(out.str().find("in feed:      yes"), std::string::npos) << out.str();

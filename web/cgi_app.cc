@@ -209,7 +209,7 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
   std::string body;
   switch (context.query.format) {
     case OutputFormat::kJson:
-      body = dump_json(result_to_json(result, JsonOptions{}), false) + "\n";
+      body = dump_json(result_to_json(result, JsonOptions{false, context.query.history}), false) + "\n";
       break;
     case OutputFormat::kAtom:
       write_atom(body, result, context);

@@ -51,6 +51,9 @@ struct QueryListDeleter {
 // Before every post: the start page and an empty Atom feed list all posts.
 constexpr UnixTime kBeginningOfTime = -(UnixTime{1} << 40);
 
+// The longest post parameter read: an id or a link.
+constexpr std::size_t kMaxPostParameter = 2048;
+
 }  // namespace
 
 std::vector<std::string>* WebQuery::filter(FacetKind kind) {
@@ -107,7 +110,8 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   std::unique_ptr<UriQueryListA, QueryListDeleter> list(raw);
 
   bool seen_q = false, seen_page = false, seen_n = false, seen_sort = false, seen_since = false,
-       seen_until = false, seen_format = false;
+       seen_until = false, seen_format = false, seen_history = false, seen_post = false, seen_version = false,
+       seen_diff = false;
   bool cut_values = false;
   std::size_t filter_bytes = 0;
   auto add_value = [&](std::vector<std::string>& values, std::string v) {
@@ -173,6 +177,27 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
       seen_format = true;
       if (value.empty()) continue;
       if (!parse_format(value, w.format)) out.error = "format must be html, json, atom or opensearch";
+    } else if (key == "history" && !seen_history) {
+      seen_history = true;
+      if (value == "1") w.history = true;
+      else if (!value.empty() && value != "0") out.error = "history must be 1 or 0";
+    } else if (key == "post" && !seen_post) {
+      seen_post = true;
+      // Ids are terms (at most 245 bytes) but links may be longer; a longer
+      // value cannot name a post, and is not copied whole into the page.
+      if (value.size() > kMaxPostParameter) out.error = "post is too long to name a post";
+      else w.post = std::move(value);
+    } else if (key == "version" && !seen_version) {
+      seen_version = true;
+      if (value.empty()) continue;
+      if (!parse_count(value, w.version) || w.version == 0) out.error = "version must be a whole number from 1";
+    } else if (key == "diff" && !seen_diff) {
+      seen_diff = true;
+      if (value.empty()) continue;
+      const std::size_t dash = value.find('-');
+      if (dash == std::string::npos || !parse_count(value.substr(0, dash), w.diff_from) ||
+          !parse_count(value.substr(dash + 1), w.diff_to) || w.diff_from == 0 || w.diff_to == 0)
+        out.error = "diff must be two version numbers, as in diff=1-2";
     } else {
       for (const FacetInfo& f : kFacetTable)
         if (!f.parameter.empty() && key == f.parameter) add_value(*w.filter(f.kind), std::move(value));
@@ -209,6 +234,10 @@ void for_each_parameter(const WebQuery& w, bool with_page, F f) {
   if (w.n != RequestLimits{}.default_per_page) f(kRest, "n", std::to_string(w.n));
   if (with_page && w.page > 1) f(kRest, "page", std::to_string(w.page));
   if (w.format != OutputFormat::kHtml) f(kRest, "format", std::string(format_name(w.format)));
+  if (w.history) f(kRest, "history", std::string("1"));
+  if (!w.post.empty()) f(kRest, "post", w.post);
+  if (w.version) f(kRest, "version", std::to_string(w.version));
+  if (w.diff_from) f(kRest, "diff", std::to_string(w.diff_from) + "-" + std::to_string(w.diff_to));
 }
 
 }  // namespace
@@ -288,6 +317,7 @@ SearchRequest to_search_request(const WebQuery& w, UnixTime now) {
   }
   r.limit = w.n;
   r.offset = (w.page - 1) * w.n;
+  r.with_history = w.history && w.format == OutputFormat::kJson;
   return r;
 }
 

@@ -10,6 +10,11 @@
 //   category, author, feed   filters, repeatable (at most max_values each,
 //             max_filter_bytes in all)
 //   format    html | json | atom | opensearch | css (the page's style sheet)
+//   history   1: JSON results carry each post's history (else they do not)
+//   post      a post's id or link: the post's own page (q, when given, is
+//             the search it was reached from, whose words are marked)
+//   version   with post: that version's text (1 = the oldest)
+//   diff      with post: "A-B", version A's text against version B's
 // Unknown parameters are ignored; the first of a repeated single-valued
 // parameter wins. Values are percent-decoded by uriparser ("+" is a space);
 // invalid UTF-8 becomes U+FFFD and control characters are dropped
@@ -44,6 +49,11 @@ struct WebQuery {
   std::string since, until;
   std::vector<std::string> categories, authors, feeds;
   OutputFormat format = OutputFormat::kHtml;
+  bool history = false;
+  // The post page: the post's id or link ("" for a search), and what of it.
+  std::string post;
+  unsigned version = 0;                  // 0: the current text
+  unsigned diff_from = 0, diff_to = 0;   // 0: no diff
 
   // The values of the filter parameter of `kind` (facet_kind.h); null for
   // the month, which is since and until.

@@ -94,7 +94,7 @@ for i, r in enumerate(j["results"]):
     assert "".join(p["text"] for p in r["snippet_parts"]) == r["snippet"]
     assert any(p["match"] for p in r["snippet_parts"]), r["snippet_parts"]
     assert "text" not in r
-    assert "history" not in r  # issue 15 point 12: `show` has it
+    assert "history" not in r  # issue 15 point 12: only with --history
 assert set(j["facets"]) == {"category", "author", "feed", "month"}
 for values in j["facets"].values():
     for v in values:
@@ -165,6 +165,21 @@ assert j["suggestion"] == "kernel" and j["total"]["estimated"] == 0, j["suggesti
   || fail "JSON suggestion for kernal"
 expect_rc 0 --format json kernel
 grep -q '"suggestion":null' "$tmp/out" || fail "a correct word got a suggestion"
+
+# ---- --history: each result's versions, only when asked (issue 15, point 12) ----
+expect_rc 0 --format json --history --limit 100 kernel
+/usr/bin/python3 - "$tmp/out" <<'PY' || fail "JSON --history"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["results"]
+for r in j["results"]:
+    h = r["history"]
+    assert len(h) == r["versions"], (len(h), r["versions"])
+    assert [v["number"] for v in h] == list(range(1, len(h) + 1))
+    assert all(v["first_seen"] <= v["last_seen"] for v in h), h
+    assert h[-1]["first_seen"] == r["last_change"], (h[-1], r["last_change"])
+    assert "title" not in h[0] and "text" not in h[0]  # the versions' contents are in show --version
+PY
 
 # ---- show ----
 first_id=$(head -1 "$tmp/all_ids")

@@ -11,6 +11,9 @@ set -euo pipefail
 command -v xapian-check >/dev/null || { echo "SKIP: xapian-check not installed (xapian-tools; run tools/setup)"; exit 77; }
 state=(/usr/bin/python3 "$SOURCE_DIR/tests/e2e/db_state.py")
 tmp=$(mktemp -d)
+# One archive for every database here (add copies into it): the databases
+# then name the same snapshot files and compare equal.
+export BLOGSEARCH_ARCHIVE="$tmp/archive"
 mounted=""
 cleanup() { [ -z "$mounted" ] || umount "$mounted" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

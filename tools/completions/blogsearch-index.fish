@@ -33,7 +33,7 @@ complete -c blogsearch-index -n "__fish_seen_subcommand_from feeds; and __fish_s
 # Options by command.
 set -l writers add fetch rebuild import-git
 complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers stats; and not __fish_seen_subcommand_from feeds" -l db -x -a '(__fish_complete_directories)' -d 'Database directory'
-complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch rebuild import-git" -l archive -x -a '(__fish_complete_directories)' -d 'Snapshot archive'
+complete -c blogsearch-index -n "__fish_seen_subcommand_from add fetch rebuild import-git" -l archive -x -a '(__fish_complete_directories)' -d 'Snapshot archive'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers; and not __fish_seen_subcommand_from feeds" -s q -l quiet -d 'No progress line'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers; and not __fish_seen_subcommand_from feeds" -l wait -x -d 'Wait up to SECONDS for another writer'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers parse; and not __fish_seen_subcommand_from feeds" -l max-body -x -d 'Skip snapshots larger than BYTES'

@@ -6,7 +6,7 @@ _blogsearch() {
   _init_completion || return
 
   local search="--db --format --count --facets --facet-limit --limit --offset --page --sort --reverse
-    --since --until --category --author --feed --color --wildcard-limit --with-text --pretty -h --help --version"
+    --since --until --category --author --feed --color --wildcard-limit --with-text --history --pretty -h --help --version"
   local show="--db --format --pretty -h --help"
 
   # "show" is a command only as the first word that is not an option.

@@ -27,3 +27,4 @@ complete -c blogsearch -n $search -l feed -x -d 'Only posts from this feed id'
 complete -c blogsearch -n $search -l color -x -a 'auto always never' -d 'Highlight matches'
 complete -c blogsearch -n $search -l wildcard-limit -x -d 'Most words a wildcard may expand to'
 complete -c blogsearch -n $search -l with-text -d "JSON: include each post's full text"
+complete -c blogsearch -n $search -l history -d "JSON: include each post's history"

@@ -1,0 +1,129 @@
+// link_key.cc: the parts of RFC 3986's split, each made canonical.
+#include "query/link_key.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace blogsearch {
+
+namespace {
+
+struct Parts {
+  std::string_view scheme, authority, path, query;
+  bool ok = false;
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?  with scheme
+// and authority required.
+Parts split(std::string_view url) {
+  Parts p;
+  url = trim(url);
+  const std::size_t colon = url.find(':');
+  if (colon == 0 || colon == std::string_view::npos || url.find_first_of("/?#") < colon) return p;
+  p.scheme = url.substr(0, colon);
+  std::string_view rest = url.substr(colon + 1);
+  if (rest.substr(0, 2) != "//") return p;
+  rest.remove_prefix(2);
+  const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
+  p.authority = rest.substr(0, authority_end);
+  rest.remove_prefix(authority_end);
+  rest = rest.substr(0, std::min(rest.find('#'), rest.size()));
+  const std::size_t question = std::min(rest.find('?'), rest.size());
+  p.path = rest.substr(0, question);
+  if (question < rest.size()) p.query = rest.substr(question + 1);
+  p.ok = true;
+  return p;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string host_of(const Parts& p) {
+  std::string_view a = p.authority;
+  if (const std::size_t at = a.rfind('@'); at != std::string_view::npos) a.remove_prefix(at + 1);
+  std::string host = lower(a);
+  // A port after the host (not inside an IPv6 literal's brackets).
+  if (const std::size_t colon = host.rfind(':'); colon != std::string::npos && host.find(']', colon) == std::string::npos) {
+    const std::string port = host.substr(colon + 1);
+    const std::string scheme = lower(p.scheme);
+    if (port.empty() || (port == "80" && scheme == "http") || (port == "443" && scheme == "https") ||
+        (port == "80" && scheme == "https") || (port == "443" && scheme == "http"))
+      host.erase(colon);
+  }
+  while (!host.empty() && host.back() == '.') host.pop_back();
+  if (host.compare(0, 4, "www.") == 0 && host.size() > 4) host.erase(0, 4);
+  return host;
+}
+
+// Bytes a URL may not hold as they are are percent-encoded; escapes get
+// upper-case hex digits (RFC 3986 section 6.2.2.1).
+void append_encoded(std::string& out, std::string_view s) {
+  static const char hex[] = "0123456789ABCDEF";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += '%';
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 1])));
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 2])));
+      i += 2;
+    } else if (c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
+               c == '{' || c == '|' || c == '}' || c == '%') {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+}
+
+// Parameters that say where a click came from, not what was asked for.
+bool tracking(std::string_view name) {
+  const std::string n = lower(name);
+  return n.compare(0, 4, "utm_") == 0 || n == "fbclid" || n == "gclid" || n == "mc_cid" || n == "mc_eid" ||
+         n == "ref_src";
+}
+
+}  // namespace
+
+std::string link_key_host(std::string_view url) {
+  const Parts p = split(url);
+  return p.ok ? host_of(p) : std::string();
+}
+
+std::string link_key(std::string_view url) {
+  const Parts p = split(url);
+  if (!p.ok) return {};
+  std::string key;
+  const std::string scheme = lower(p.scheme);
+  if (scheme != "http" && scheme != "https") key = scheme + ":";
+  const std::string host = host_of(p);
+  if (host.empty()) return {};
+  key += host;
+  std::string_view path = p.path;
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  append_encoded(key, path);
+  std::string query;
+  std::string_view q = p.query;
+  while (!q.empty()) {
+    const std::size_t amp = std::min(q.find('&'), q.size());
+    const std::string_view param = q.substr(0, amp);
+    q.remove_prefix(std::min(amp + 1, q.size()));
+    if (param.empty() || tracking(param.substr(0, param.find('=')))) continue;
+    query += query.empty() ? '?' : '&';
+    append_encoded(query, param);
+  }
+  return key + query;
+}
+
+}  // namespace blogsearch

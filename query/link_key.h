@@ -1,0 +1,31 @@
+// link_key.h: links compared the way people type them, for `blogsearch show
+// URL` and the post page.
+//
+// link_key() reduces an absolute URL to what tells posts apart: the scheme
+// goes when it is http or https, the host is lowercased and loses "www.",
+// a default port and userinfo, the path keeps its case but loses trailing
+// slashes and gets its non-ASCII bytes percent-encoded (as the indexer
+// stores links) with upper-case hex digits, the query loses utm_* and other
+// click-tracking parameters, and the fragment goes. So
+// "HTTP://www.Example.org/Post/?utm_source=x#top" and
+// "https://example.org/Post" have one key.
+//
+// It is a comparison key, not a URL to fetch: the split into scheme,
+// authority, path, query and fragment is RFC 3986's (appendix B), and
+// nothing is resolved. (The CLI links statically, and uriparser is only a
+// shared library; libcurl's URL API is the indexer's.) Returns "" for
+// anything that is not an absolute URL with a host. Never throws (except
+// std::bad_alloc).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace blogsearch {
+
+std::string link_key(std::string_view url);
+
+// The host part of link_key (lowercase, no "www.", no port): "" when none.
+std::string link_key_host(std::string_view url);
+
+}  // namespace blogsearch

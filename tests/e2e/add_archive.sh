@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Issue 15, point 9: `add` copies what it ingests into the snapshot archive
+# (beside the database unless --archive or $BLOGSEARCH_ARCHIVE say
+# otherwise), so `rebuild` -- which reads only the archive -- gives back the
+# same database instead of dropping every post that came in through `add`.
+# Checks: snapshots with and without headers.json, a folder whose name is no
+# feed id, a second add and an add of the archive itself write nothing, and
+# rebuild's documents equal add's (db_state.py dump: records, terms, values).
+#
+# Env: BLOGSEARCH_INDEX, SOURCE_DIR. Exit 0 pass, 1 fail.
+set -uo pipefail
+: "${SOURCE_DIR:?}" "${BLOGSEARCH_INDEX:?}"
+unset BLOGSEARCH_ARCHIVE BLOGSEARCH_DB
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+state() { /usr/bin/python3 "$SOURCE_DIR/tests/e2e/db_state.py" "$@"; }
+
+# pytorch with its headers.json, kernel-digest without, tensor-notes in a
+# folder whose name makes no feed id (its posts get the feed's host).
+mkdir -p "$tmp/in/pytorch" "$tmp/in/kernel-digest" "$tmp/in/日本語"
+cp "$SOURCE_DIR"/data/pytorch/* "$tmp/in/pytorch/"
+cp "$SOURCE_DIR"/data/kernel-digest/*.xml "$tmp/in/kernel-digest/"
+cp "$SOURCE_DIR"/data/tensor-notes/*.xml "$tmp/in/日本語/"
+
+"$BLOGSEARCH_INDEX" add --db "$tmp/work/db" "$tmp/in" >"$tmp/add.out" 2>&1 || { cat "$tmp/add.out"; fail "add failed"; }
+grep -q "7 snapshots copied into $tmp/work/archive, 0 there already" "$tmp/add.out" ||
+  { cat "$tmp/add.out"; fail "add did not say it copied 7 snapshots into the archive beside the database"; }
+archive=$tmp/work/archive
+[ "$(find "$archive/pytorch" -name '*.xml' | wc -l)" -eq 3 ] || fail "pytorch's 3 snapshots are not in the archive"
+[ "$(find "$archive/pytorch" -name '*.headers.json' | wc -l)" -eq 3 ] || fail "pytorch's headers.json were not archived"
+[ "$(find "$archive/kernel-digest" -name '*.headers.json' | wc -l)" -eq 0 ] ||
+  fail "headers.json written for snapshots that had none"
+/usr/bin/python3 - "$archive/pytorch" "$tmp/in/pytorch" <<'PY' || fail "archived headers.json lost what the original said"
+import glob, json, os, sys
+for path in glob.glob(os.path.join(sys.argv[1], "*.headers.json")):
+    got = json.load(open(path))
+    original = json.load(open(os.path.join(sys.argv[2], os.path.basename(path))))
+    for key in ("finalUrl", "etag", "lastModified", "status", "date"):
+        assert got.get(key) == original.get(key), (path, key, got.get(key), original.get(key))
+    assert got["added_from"].startswith(sys.argv[2]), got["added_from"]
+PY
+host_feed=$(state feeds "$tmp/work/db" | awk '{print $1}' | grep -v -e '^pytorch$' -e '^kernel-digest$')
+[ -n "$host_feed" ] && [ -d "$archive/$host_feed" ] ||
+  fail "the snapshots of a folder without a feed id are not archived under the feed id the database gave them ($host_feed)"
+
+# Stored snapshot paths name the archived copies, which stay when the
+# originals go.
+state grep "$tmp/work/db" "$tmp/in/" >/dev/null || fail "the database names the added files, not their archived copies"
+
+state dump "$tmp/work/db" >"$tmp/added.dump"
+state feeds "$tmp/work/db" >"$tmp/added.feeds"
+
+"$BLOGSEARCH_INDEX" add --db "$tmp/work/db" "$tmp/in" >"$tmp/again.out" 2>&1 || fail "second add failed"
+grep -q "0 snapshots copied into $archive, 7 there already" "$tmp/again.out" || { cat "$tmp/again.out"; fail "a second add archived again"; }
+"$BLOGSEARCH_INDEX" add --db "$tmp/work/db" "$archive" >"$tmp/self.out" 2>&1 || fail "add of the archive failed"
+grep -q "0 snapshots copied" "$tmp/self.out" || { cat "$tmp/self.out"; fail "adding the archive itself copied files"; }
+[ "$(find "$archive" -type f | wc -l)" -eq 10 ] || fail "the archive holds $(find "$archive" -type f | wc -l) files, not 10"
+
+rm -rf "$tmp/in"
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/work/db" >"$tmp/rebuild.out" 2>&1 || { cat "$tmp/rebuild.out"; fail "rebuild failed"; }
+state dump "$tmp/work/db" >"$tmp/rebuilt.dump"
+state feeds "$tmp/work/db" >"$tmp/rebuilt.feeds"
+[ -s "$tmp/added.dump" ] || fail "nothing was indexed"
+cmp -s "$tmp/added.dump" "$tmp/rebuilt.dump" ||
+  { diff "$tmp/added.dump" "$tmp/rebuilt.dump" | head -5; fail "rebuild from the archive gave other documents than add"; }
+cmp -s "$tmp/added.feeds" "$tmp/rebuilt.feeds" || fail "rebuild gave other feeds than add"
+
+# --archive puts the copies elsewhere.
+"$BLOGSEARCH_INDEX" add --db "$tmp/other/db" --archive "$tmp/elsewhere" "$SOURCE_DIR/data/pytorch" >"$tmp/other.out" 2>&1 ||
+  fail "add --archive failed"
+[ "$(find "$tmp/elsewhere/pytorch" -name '*.xml' | wc -l)" -eq 3 ] && [ ! -e "$tmp/other/archive" ] ||
+  fail "--archive was not where add copied to"
+
+[ "$failures" -eq 0 ] && echo "add_archive e2e: passed" || echo "add_archive e2e: $failures failed"
+[ "$failures" -eq 0 ]
