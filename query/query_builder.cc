@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string_view>
 
 #include "indexer/schema.h"
@@ -520,31 +521,48 @@ QueryError locate_syntax_error(const std::string& query, const std::string& xapi
 // report into.
 struct QueryBuilder::Parser {
   DateErrors date_errors;  // declared first: the date processors point at it
-  std::vector<Xapian::QueryParser> languages;  // never empty
-  std::vector<std::string> codes;              // their languages
-  Xapian::QueryParser titles;                  // for title_phrase
+  Xapian::Database db;
+  std::vector<std::string> codes;  // the languages, never empty
+  std::vector<Xapian::Stem> stems;  // theirs
+  // Their parsers, made when first needed: most queries have no word that
+  // the other languages stem otherwise, and setting a parser up costs about
+  // as much as parsing with it.
+  std::vector<std::optional<Xapian::QueryParser>> languages;
+  Xapian::QueryParser titles;  // for title_phrase
 
-  explicit Parser(const Xapian::Database& db) {
+  explicit Parser(const Xapian::Database& database) : db(database) {
+    // One walk over the few L terms rather than a lookup per language.
     std::vector<std::pair<Xapian::doccount, std::string>> present;
-    for (const auto& l : schema::kLanguages) {
-      const Xapian::doccount n = db.get_termfreq(std::string(schema::kLanguage) + l.code);
-      if (n > 0) present.emplace_back(n, l.code);
+    for (auto t = db.allterms_begin(schema::kLanguage); t != db.allterms_end(schema::kLanguage); ++t) {
+      const std::string code = (*t).substr(std::string_view(schema::kLanguage).size());
+      const bool known = std::any_of(std::begin(schema::kLanguages), std::end(schema::kLanguages),
+                                     [&](const schema::Language& l) { return code == l.code; });
+      if (known) present.emplace_back(t.get_termfreq(), code);
     }
     std::stable_sort(present.begin(), present.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     if (present.empty()) present.emplace_back(0, schema::kStemLanguage);  // an empty or older database
     for (const auto& l : present) {
-      languages.push_back(make(db, l.second));
       codes.push_back(l.second);
+      stems.push_back(schema::make_stemmer(l.second));
     }
+    languages.resize(codes.size());
     titles.add_prefix("title", schema::kTitle);
   }
 
-  Xapian::QueryParser make(const Xapian::Database& db, const std::string& language) {
+  Xapian::QueryParser& parser(std::size_t i) {
+    if (!languages[i]) languages[i] = make(codes[i]);
+    return *languages[i];
+  }
+
+  Xapian::QueryParser make(const std::string& language) {
     Xapian::QueryParser qp;
     qp.set_database(db);
     qp.set_stemmer(schema::make_stemmer(language));
     qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-    qp.set_default_op(Xapian::Query::OP_AND);
+    qp.set_default_op(default_op);
+    if (max_expansion)
+      qp.set_max_expansion(max_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                           Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
     for (const auto& field : schema::kFieldPrefixes) {
       const std::string group = field.field;
       for (const auto& name : name_variants(field.field)) {
@@ -566,7 +584,28 @@ struct QueryBuilder::Parser {
     return qp;
   }
 
-  Xapian::QueryParser& primary() { return languages.front(); }
+  Xapian::QueryParser& primary() { return parser(0); }
+
+  // Whether language i stems a word of `text` otherwise than the primary
+  // (words in quotes are not stemmed).
+  bool stems_otherwise(std::size_t i, const std::string& text) {
+    std::string word;
+    bool differs = false, quoted = false;
+    auto flush = [&] {
+      if (!word.empty() && !quoted && stems[0](word) != stems[i](word)) differs = true;
+      word.clear();
+    };
+    for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator() && !differs; ++it) {
+      if (Xapian::Unicode::is_wordchar(*it)) {
+        Xapian::Unicode::append_utf8(word, Xapian::Unicode::tolower(*it));
+      } else {
+        flush();
+        if (*it == '"') quoted = !quoted;
+      }
+    }
+    flush();
+    return differs;
+  }
 
   // `text` parsed in every language: a post is stemmed in one, so it
   // matches the parse of its own language; each post weighs as its best
@@ -580,8 +619,9 @@ struct QueryBuilder::Parser {
     std::vector<Xapian::Query> parts{q};
     std::vector<std::string> seen{q.get_description()};
     for (std::size_t i = 1; i < languages.size(); ++i) {
+      if (!stems_otherwise(i, text)) continue;  // the same parse
       Xapian::Query other =
-          languages[i].parse_query(text, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+          parser(i).parse_query(text, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
       std::string d = other.get_description();
       if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
       seen.push_back(std::move(d));
@@ -591,13 +631,19 @@ struct QueryBuilder::Parser {
   }
 
   void set_default_op(Xapian::Query::op op) {
-    for (auto& qp : languages) qp.set_default_op(op);
+    default_op = op;
+    for (auto& qp : languages)
+      if (qp) qp->set_default_op(op);
   }
   void set_max_expansion(Xapian::termcount n) {
+    max_expansion = n;
     for (auto& qp : languages)
-      qp.set_max_expansion(n, Xapian::Query::WILDCARD_LIMIT_ERROR,
-                           Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
+      if (qp) qp->set_max_expansion(n, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                                    Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
   }
+  // What set_default_op and set_max_expansion last set: parsers made later get them too.
+  Xapian::Query::op default_op = Xapian::Query::OP_AND;
+  Xapian::termcount max_expansion = 0;
 };
 
 // For words with a diacritic, the posts that write them so rank before
