@@ -744,6 +744,18 @@ class CgiAppTest : public ::testing::Test {
   std::string logged_;
 };
 
+TEST_F(CgiAppTest, BusyAnswerIs503WithRetryAfter) {
+  const Response html = busy_response(env("q=compile"));
+  EXPECT_EQ(html.status, 503);
+  EXPECT_EQ(header(html, "Retry-After"), "1");
+  EXPECT_EQ(header(html, "Cache-Control"), "no-store");
+  EXPECT_NE(html.body.find("busy"), std::string::npos);
+  const Response json = busy_response(env("q=compile&format=json"));
+  EXPECT_EQ(json.status, 503);
+  EXPECT_EQ(header(json, "Retry-After"), "1");
+  EXPECT_EQ(nlohmann::json::parse(json.body)["status"], 503);
+}
+
 TEST_F(CgiAppTest, JsonIsTheCliModel) {
   ingest({data("")});
   CgiApp app(quiet());

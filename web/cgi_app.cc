@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -98,6 +99,18 @@ Response error_response(const PageError& error, const PageContext& context) {
 }
 
 }  // namespace
+
+Response busy_response(const CgiEnvironment& env) {
+  PageContext context;
+  context.query = decode_query_string(env.query_string).query;
+  context.self_url = self_url(env);
+  Response r = error_response({503, "The search is busy. Please try again in a moment."}, context);
+  for (auto& [name, value] : r.headers)
+    if (name == "Retry-After") value = "1";
+  if (std::none_of(r.headers.begin(), r.headers.end(), [](const auto& h) { return h.first == "Retry-After"; }))
+    r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
 
 CgiApp::CgiApp(CgiAppOptions options)
     : options_(std::move(options)),

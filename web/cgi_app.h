@@ -73,6 +73,11 @@ struct CgiAppOptions {
   std::size_t searcher_cache_bytes = 0;
 };
 
+// The answer to a request that found the process busy past its wait
+// (cgi_main.cc): 503 with Retry-After, in the request's format. Uses no
+// CgiApp, so another thread may call it while one searches.
+Response busy_response(const CgiEnvironment& env);
+
 class CgiApp {
  public:
   explicit CgiApp(CgiAppOptions options = {});

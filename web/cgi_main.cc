@@ -10,16 +10,21 @@
 #include <fcgiapp.h>
 #include <malloc.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "common/stdout_check.h"
 #include "web/cgi_app.h"
 
 namespace {
 
+using blogsearch::web::busy_response;
 using blogsearch::web::CgiApp;
 using blogsearch::web::CgiEnvironment;
 using blogsearch::web::Method;
@@ -64,6 +69,30 @@ bool number_from_environment(const char* name, unsigned long max, unsigned long*
   return *out <= max;
 }
 
+// Writes `response` to the web server (no body for HEAD).
+void write_response(FCGX_Request& request, const CgiEnvironment& env, const Response& response,
+                    const std::string& content_length) {
+  const std::string headers = serialize_headers(response);
+  bool written = FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out) >= 0;
+  if (written && parse_method(env.request_method) != Method::kHead)
+    written = FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out) >= 0;
+  // A client that went away is the web server's business; say so once.
+  if (!written) std::cerr << "blogsearch.cgi: the answer could not be written to the web server\n";
+  // libfcgi closes a connection by shutting down its side and waiting
+  // until the web server has closed too (so that input the server still
+  // sends cannot reset the connection): one more sleep and wake-up per
+  // request. A request without a body has nothing left to send once its
+  // empty stdin is read, so it is closed at once (FCGX_Detach; measured:
+  // 4% more requests per second and 5% less CPU per request). A request
+  // with a body keeps the waiting close.
+  if (content_length.empty() || content_length == "0") {
+    char rest[256];
+    while (FCGX_GetStr(rest, sizeof rest, request.in) > 0) {
+    }
+    FCGX_Detach(&request);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -103,42 +132,59 @@ int main() {
     std::cerr << "blogsearch.cgi: cannot initialise FastCGI\n";
     return 1;
   }
-  FCGX_Request request;
-  FCGX_InitRequest(&request, 0, 0);
-  while (FCGX_Accept_r(&request) >= 0) {
-    auto get = [&request](const char* name) {
-      const char* v = FCGX_GetParam(name, request.envp);
-      return std::string(v ? v : "");
-    };
-    CgiEnvironment env = read_environment(get, database);
-    const Response response = app.handle(env);
-    const std::string headers = serialize_headers(response);
-    bool written = FCGX_PutStr(headers.data(), static_cast<int>(headers.size()), request.out) >= 0;
-    if (written && parse_method(env.request_method) != Method::kHead)
-      written = FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out) >= 0;
-    // A client that went away is the web server's business; say so once.
-    if (!written) std::cerr << "blogsearch.cgi: the answer could not be written to the web server\n";
-    // libfcgi closes a connection by shutting down its side and waiting
-    // until the web server has closed too (so that input the server still
-    // sends cannot reset the connection): one more sleep and wake-up per
-    // request. A request without a body has nothing left to send once its
-    // empty stdin is read, so it is closed at once (FCGX_Detach; measured:
-    // 4% more requests per second and 5% less CPU per request). A request
-    // with a body keeps the waiting close.
-    const std::string length = get("CONTENT_LENGTH");
-    if (length.empty() || length == "0") {
-      char rest[256];
-      while (FCGX_GetStr(rest, sizeof rest, request.in) > 0) {
-      }
-      FCGX_Detach(&request);
-    }
-    FCGX_Finish_r(&request);
-    // A large request (a big page, many posting lists) leaves glibc's
-    // heap holding its peak: give what is free back to the system when it
-    // is a lot, so that each process keeps its working size (the check is a
-    // walk over malloc's arenas' counters: microseconds).
-    const struct mallinfo2 heap = mallinfo2();
-    if (heap.fordblks > kTrimAboveBytes) malloc_trim(0);
+  // Two threads take requests; one at a time uses the app. A request
+  // that arrives while the app is busy waits for it at most
+  // BLOGSEARCH_CGI_WAIT_MS (default 200: twice what the worst request
+  // costs), then is answered 503 with Retry-After instead of queueing
+  // behind a process that is stuck: the web server's other processes, or
+  // the client a second later, get it.
+  if (!number_from_environment("BLOGSEARCH_CGI_WAIT_MS", 60000, &n)) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_WAIT_MS must be a number of milliseconds (0 to 60000)\n";
+    return 2;
   }
+  const std::chrono::milliseconds wait(n != kUnset ? n : 200);
+  std::mutex accept_lock;  // libfcgi's accept is not thread-safe
+  std::mutex app_lock;
+  std::condition_variable app_free;
+  bool app_busy = false;
+  auto serve = [&] {
+    FCGX_Request request;
+    FCGX_InitRequest(&request, 0, 0);
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> hold(accept_lock);
+        if (FCGX_Accept_r(&request) < 0) return;
+      }
+      auto get = [&request](const char* name) {
+        const char* v = FCGX_GetParam(name, request.envp);
+        return std::string(v ? v : "");
+      };
+      CgiEnvironment env = read_environment(get, database);
+      Response response;
+      std::unique_lock<std::mutex> lock(app_lock);
+      if (app_free.wait_for(lock, wait, [&] { return !app_busy; })) {
+        app_busy = true;
+        lock.unlock();
+        response = app.handle(env);
+        lock.lock();
+        app_busy = false;
+        lock.unlock();
+        app_free.notify_one();
+      } else {
+        lock.unlock();
+        response = busy_response(env);
+      }
+      write_response(request, env, response, get("CONTENT_LENGTH"));
+      FCGX_Finish_r(&request);
+      // A large request (a big page, many posting lists) leaves glibc's
+      // heap holding its peak: give what is free back to the system when
+      // it is a lot, so that each process keeps its working size (the
+      // check reads malloc's counters: microseconds).
+      if (mallinfo2().fordblks > kTrimAboveBytes) malloc_trim(0);
+    }
+  };
+  std::thread second(serve);
+  serve();
+  second.join();
   return 0;
 }

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# End-to-end test of a busy FastCGI process (issue 16): blogsearch.cgi as
+# one FastCGI process behind lighttpd (tools/serve --procs 1), hammered by
+# 8 clients at once. With BLOGSEARCH_CGI_WAIT_MS=0 a request that finds the
+# process searching is answered at once with 503, Retry-After: 1 and
+# Cache-Control: no-store, in the request's format, and every other one
+# with 200; with a long wait (5 s) the same load gets no 503 at all, and
+# the process still answers an ordinary search afterwards.
+#
+# Env: BLOGSEARCH_INDEX, BLOGSEARCH_CGI (binaries), SOURCE_DIR.
+# Exit: 0 pass, 77 skipped (reason printed), anything else fail.
+set -u
+
+: "${SOURCE_DIR:?SOURCE_DIR must name the repository root}"
+: "${BLOGSEARCH_INDEX:?}" "${BLOGSEARCH_CGI:?}"
+for bin in "$BLOGSEARCH_INDEX" "$BLOGSEARCH_CGI"; do
+  [ -x "$bin" ] || { echo "SKIP: $bin is not built"; exit 77; }
+done
+for tool in lighttpd curl; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (run tools/setup)"; exit 77; }
+done
+
+py=/usr/bin/python3
+. "$SOURCE_DIR/tests/e2e/cgi.d/server.sh"
+
+work=$(mktemp -d)
+server_pid=""
+trap 'stop_server; rm -rf "$work"' EXIT
+db=$work/db
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+"$BLOGSEARCH_INDEX" add --db "$db" "$SOURCE_DIR/data" >"$work/add.log" 2>&1 || {
+  echo "FAIL: blogsearch-index add data/"; cat "$work/add.log"; exit 1; }
+
+# load URL SECONDS: 8 clients, each on its own connection, send searches
+# (every one different, so that none comes from a cache) for SECONDS and
+# print one JSON summary: statuses counted, and what the 503s carried.
+load() {
+  $py - "$1" "$2" <<'PY'
+import http.client, json, sys, threading, time, urllib.parse
+url = urllib.parse.urlsplit(sys.argv[1])
+stop = time.time() + float(sys.argv[2])
+lock = threading.Lock()
+out = {"status": {}, "retry_after": set(), "cache_control": set(), "json_status": set(), "html_says": 0}
+def client(n):
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+    i = 0
+    while time.time() < stop:
+        i += 1
+        fmt = "&format=json" if i % 2 else ""
+        conn.request("GET", f"{url.path}?q=compile+OR+kernel+OR+torch&limit=50&r={n}-{i}{fmt}")
+        r = conn.getresponse()
+        body = r.read()
+        with lock:
+            out["status"][r.status] = out["status"].get(r.status, 0) + 1
+            if r.status == 503:
+                out["retry_after"].add(r.getheader("Retry-After"))
+                out["cache_control"].add(r.getheader("Cache-Control"))
+                if fmt:
+                    out["json_status"].add(json.loads(body)["status"])
+                elif b"busy" in body:
+                    out["html_says"] += 1
+threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({k: sorted(v) if isinstance(v, set) else v for k, v in out.items()}))
+PY
+}
+
+# ---- 1. no waiting: a busy process answers 503 at once ------------------------
+start_server fastcgi "$db" "$work/serve0.log" --procs 1 --cache 0 --wait 0 || exit 1
+load "$base_url" 3 >"$work/load0.json" || fail "load with --wait 0 did not run"
+cat "$work/load0.json"
+$py - "$work/load0.json" <<'PY' || fail "--wait 0: see above"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = {int(k): v for k, v in r["status"].items()}
+problems = []
+if set(s) - {200, 503}: problems.append(f"statuses other than 200 and 503: {s}")
+if not s.get(503): problems.append("no 503 under 8 clients with no waiting")
+if not s.get(200): problems.append("no request was answered")
+if s.get(503) and r["retry_after"] != ["1"]: problems.append(f"Retry-After {r['retry_after']}")
+if s.get(503) and r["cache_control"] != ["no-store"]: problems.append(f"Cache-Control {r['cache_control']}")
+if r["json_status"] and r["json_status"] != [503]: problems.append(f"JSON status {r['json_status']}")
+if not r["json_status"] and not r["html_says"]: problems.append("503 bodies neither JSON nor a page saying busy")
+for p in problems: print("  " + p)
+sys.exit(1 if problems else 0)
+PY
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base_url?q=compile")" = 200 ] || fail "--wait 0: an ordinary search after the load"
+stop_server
+[ "$failures" = 0 ] && ok "--wait 0: concurrent requests are answered 503 + Retry-After at once, the rest 200"
+
+# ---- 2. a long wait: the same load queues instead -----------------------------
+before=$failures
+start_server fastcgi "$db" "$work/serve5.log" --procs 1 --cache 0 --wait 5000 || exit 1
+load "$base_url" 3 >"$work/load5.json" || fail "load with --wait 5000 did not run"
+cat "$work/load5.json"
+$py - "$work/load5.json" <<'PY' || fail "--wait 5000: see above"
+import json, sys
+s = {int(k): v for k, v in json.load(open(sys.argv[1]))["status"].items()}
+if set(s) != {200}:
+    print(f"  statuses {s}: every request should wait its turn and get 200")
+    sys.exit(1)
+PY
+stop_server
+[ "$failures" = "$before" ] && ok "--wait 5000: the same load gets only 200s"
+
+# ---- 3. a bad setting is refused at start, naming it --------------------------
+# As FastCGI (a listening socket for stdin, as a web server gives it).
+msg=$($py - "$BLOGSEARCH_CGI" "$work/bad.sock" <<'PY'
+import os, socket, subprocess, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[2])
+s.listen()
+env = {"PATH": "/usr/bin:/bin", "BLOGSEARCH_DB": "/nonexistent", "BLOGSEARCH_CGI_WAIT_MS": "soon"}
+r = subprocess.run([sys.argv[1]], stdin=s.fileno(), env=env, capture_output=True, text=True, timeout=10)
+print(f"exit {r.returncode}: {r.stderr.strip()}")
+PY
+)
+case "$msg" in
+  "exit 2: blogsearch.cgi: BLOGSEARCH_CGI_WAIT_MS must be"*) ok "a bad BLOGSEARCH_CGI_WAIT_MS is refused at start, naming it" ;;
+  *) fail "BLOGSEARCH_CGI_WAIT_MS=soon: '$msg'" ;;
+esac
+
+[ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "PASS"
