@@ -22,6 +22,9 @@ constexpr std::size_t kMaxHitsPerNeedle = 2000;
 // How far a window edge may move to reach a space before it settles for a
 // UTF-8 character boundary (text without spaces: CJK, a long URL).
 constexpr std::size_t kMaxSnap = 48;
+// How far a text is read for a word that matches only folded, when no
+// needle occurs (first_non_ascii_match).
+constexpr std::size_t kMaxFoldedScan = 64 * 1024;
 // An English stem is the word it comes from with at most its last two
 // letters changed ("happiness" -> "happi", "hoping" -> "hope"), so a word
 // is stemmed only when it starts with all but the last two letters of a
@@ -288,12 +291,36 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
 
 namespace {
 
+// Where the first word with a non-ASCII letter that matches is, npos when
+// none is in the first kMaxFoldedScan bytes: the needles are ASCII, so a word
+// that matches only folded ("Überwachung" for the query word "uberwachung")
+// is found only this way, when no needle is.
+std::size_t first_non_ascii_match(std::string_view text, const SnippetTerms& terms, const Stems& stem) {
+  const std::size_t limit = std::min(text.size(), kMaxFoldedScan);
+  for (std::size_t i = 0; i < limit;) {
+    std::size_t n = word_char_fast(text, i);
+    if (n == 0) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    bool non_ascii = false;
+    while (i < text.size() && (n = word_char_fast(text, i)) > 0) {
+      non_ascii = non_ascii || static_cast<unsigned char>(text[i]) >= 0x80;
+      i += n;
+    }
+    if (non_ascii && word_matches(text.substr(start, i - start), terms, stem)) return start;
+  }
+  return std::string_view::npos;
+}
+
 TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length,
                           const Stems& stem) {
   std::size_t begin = 0;
   bool to_end = false;
   if (text.size() > length) {
-    const std::size_t at = densest(text, terms, length, stem);
+    std::size_t at = densest(text, terms, length, stem);
+    if (at == std::string_view::npos) at = first_non_ascii_match(text, terms, stem);
     if (at != std::string_view::npos) {
       std::size_t lead = length * kLeadPercent / 100;
       begin = at > lead ? at - lead : 0;

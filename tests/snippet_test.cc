@@ -183,5 +183,16 @@ TEST(Snippet, NonAsciiWordsMatchIgnoringCase) {
   EXPECT_EQ(marked(parts), (std::vector<std::string>{"Strasse", "Koln"}));
 }
 
+// The needles are ASCII: a word that matches only folded, far into a text,
+// is still where the snippet is.
+TEST(Snippet, FoldedMatchFarIntoTheTextIsShown) {
+  const std::string text = filler(200) + "Die Überwachung wächst. " + filler(200);
+  auto parts = make_snippet(text, terms_for("uberwachung"), 240, kStem);
+  EXPECT_EQ(marked(parts), std::vector<std::string>{"Überwachung"});
+  parts = make_snippet(text, terms_for("zzznothing"), 240, kStem);
+  EXPECT_TRUE(marked(parts).empty());
+  EXPECT_EQ(joined(parts).rfind("lorem", 0), 0u);  // nothing matches: the opening
+}
+
 }  // namespace
 }  // namespace blogsearch
