@@ -5,7 +5,9 @@
 
 #include "common/utf8.h"
 #include "indexer/date.h"
+#include "common/fold.h"
 #include "indexer/html_text.h"
+#include "indexer/language.h"
 #include "indexer/schema.h"
 #include "indexer/url.h"
 
@@ -37,9 +39,17 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
   }
 }
 
-Xapian::Document free_text(const DocumentInput& in, Xapian::TermGenerator& tg) {
+// Author names and the feed's title are words of the post too, weighted
+// below the title and above one mention in the text: "hoffmann" finds the
+// posts of an author Hoffmann, "mitchell hashimoto" those of the feed of
+// that name.
+constexpr Xapian::termcount kAuthorWeight = 2;
+constexpr Xapian::termcount kFeedTitleWeight = 1;
+
+Xapian::Document free_text(const DocumentInput& in, const std::string& language, Xapian::TermGenerator& tg) {
   const VersionContent& c = *in.content;
   Xapian::Document doc;
+  tg.set_stemmer(schema::make_stemmer(language));
   tg.set_document(doc);
   tg.index_text(c.title, 1, schema::kTitle);
   tg.increase_termpos();
@@ -47,6 +57,12 @@ Xapian::Document free_text(const DocumentInput& in, Xapian::TermGenerator& tg) {
   tg.increase_termpos();
   for (const auto& a : c.authors) {
     tg.index_text(a, 1, schema::kAuthor);
+    tg.increase_termpos();
+    tg.index_text(a, kAuthorWeight);
+    tg.increase_termpos();
+  }
+  if (!in.feed_title.empty()) {
+    tg.index_text(in.feed_title, kFeedTitleWeight);
     tg.increase_termpos();
   }
   for (const auto& cat : c.categories) {
@@ -60,6 +76,39 @@ Xapian::Document free_text(const DocumentInput& in, Xapian::TermGenerator& tg) {
   return doc;
 }
 
+// Each unstemmed word with a diacritic (unprefixed, title or author) gets
+// its folded form too, at the same positions and with the same wdf, so
+// that a phrase or a word typed without accents finds it. Stems are folded
+// already (schema::make_stemmer).
+void add_folded_words(Xapian::Document& doc) {
+  struct Folded {
+    std::string term;
+    Xapian::termcount wdf;
+    std::vector<Xapian::termpos> positions;
+  };
+  std::vector<Folded> folded;
+  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+    const std::string& term = *t;
+    const unsigned char c = static_cast<unsigned char>(term[0]);
+    std::size_t prefix = 0;
+    if (c >= 'A' && c <= 'Z') {
+      if ((c != schema::kTitle[0] && c != schema::kAuthor[0]) || term.size() < 2 ||
+          (term[1] >= 'A' && term[1] <= 'Z'))
+        continue;
+      prefix = 1;
+    }
+    if (!fold::has_foldable(std::string_view(term).substr(prefix))) continue;
+    Folded f{term.substr(0, prefix) + fold::fold(std::string_view(term).substr(prefix)), t.get_wdf(), {}};
+    if (f.term.size() > schema::kMaxTermBytes) continue;
+    for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p) f.positions.push_back(*p);
+    folded.push_back(std::move(f));
+  }
+  for (const auto& f : folded) {
+    for (Xapian::termpos p : f.positions) doc.add_posting(f.term, p, 0);
+    doc.add_term(f.term, f.wdf);
+  }
+}
+
 void add_time(Xapian::Document& doc, schema::Slot slot, Time t) {
   doc.add_value(slot, Xapian::sortable_serialise(static_cast<double>(t)));
 }
@@ -70,7 +119,7 @@ Xapian::TermGenerator make_term_generator() {
   Xapian::TermGenerator tg;
   // A Stem of its own: copies of one Stem share a reference count that is
   // not atomic.
-  tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+  tg.set_stemmer(schema::make_stemmer(schema::kStemLanguage));
   tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
   return tg;
 }
@@ -84,6 +133,7 @@ VersionContent make_content(const Post& p) {
   c.authors = p.authors;
   c.categories = p.categories;
   c.category_terms = p.category_terms;
+  c.language = p.language;
   c.text = plain_text(p.content, p.content_is_html);
   // Feeds without content:encoded give the description as both summary
   // and content: strip it once.
@@ -119,8 +169,11 @@ std::string content_hash(const VersionContent& c) {
 
 Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, SpellingCounts& spelling) {
   const VersionContent& c = *in.content;
-  Xapian::Document doc = free_text(in, tg);
+  const std::string language = post_language(c.language, c.title, in.text);
+  Xapian::Document doc = free_text(in, language, tg);
   collect_spelling(doc, spelling);
+  add_folded_words(doc);
+  doc.add_boolean_term(schema::kLanguage + language);
 
   doc.add_boolean_term(schema::id_term(in.id));
   if (const std::string t = schema::title_term(c.title); !t.empty()) doc.add_term(t);

@@ -54,14 +54,17 @@ struct DocumentInput {
   std::optional<Time> published, updated;
   Time first_seen = 0, last_seen = 0;
   std::vector<std::string> feeds;  // every feed that carried it
+  std::string feed_title;          // of the feed it is shown in: searchable words
   bool in_feed = false;
   std::string content_hash;  // hex, of the current version
   std::string record;        // encoded post record (schema::kSlotRecord)
   std::string history;       // encoded history (the document data)
 };
 
-// The post's document: id (Q), title (S and unprefixed, weighted), author
-// words (A), category and body words, exact author, category, host, feed and
+// The post's document, stemmed in its language (language.h; its L term):
+// id (Q), title (S and unprefixed, weighted), author words (A and
+// unprefixed), the feed title's words, category and body words, folded
+// copies of the words with diacritics, exact author, category, host, feed and
 // in-feed terms, date terms (D, M, Y), every value slot and the data. Adds
 // the post's unprefixed words to `spelling` (one map per thread: summing
 // them there keeps that work off the writer's thread).

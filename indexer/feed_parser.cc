@@ -161,6 +161,10 @@ class Walker {
     for (std::size_t i = 0; i < items.size(); ++i) {
       item_number_ = i + 1;
       out_.posts.push_back(read_item(items[i]));
+      // The item's xml:lang (Atom: on the entry or the feed), else the
+      // channel's <language> (RSS) or dc:language.
+      std::string lang = lang_at(items[i]);
+      out_.posts.back().language = lang.empty() ? feed_language_ : std::move(lang);
     }
     if (entity_limit_hit_) {
       out_.warnings.push_back(name_ + ": entity expansion stopped at " +
@@ -449,6 +453,17 @@ class Walker {
     return resolve_url(href, base_at(n));
   }
 
+  // The xml:lang in scope at n (the innermost one), "" when none.
+  static std::string lang_at(const xmlNode* n) {
+    for (const xmlNode* e = n; e != nullptr && e->type == XML_ELEMENT_NODE; e = e->parent)
+      for (const xmlAttr* a = e->properties; a; a = a->next)
+        if (a->ns != nullptr && xmlStrEqual(a->ns->href, XML_XML_NAMESPACE) &&
+            xmlStrEqual(a->name, reinterpret_cast<const xmlChar*>("lang")) && a->children != nullptr &&
+            a->children->type == XML_TEXT_NODE)
+          return trim_copy(reinterpret_cast<const char*>(a->children->content));
+    return {};
+  }
+
   std::string base_at(const xmlNode* n) {
     std::vector<const xmlChar*> bases;  // innermost first
     for (const xmlNode* e = n; e != nullptr && e->type == XML_ELEMENT_NODE; e = e->parent) {
@@ -535,9 +550,13 @@ class Walker {
         } else if (atom_ && name_is(c, "author")) {
           bool full = false;
           add_authors(feed_authors_, atom_person(c), full);
+        } else if (!atom_ && name_is(c, "language") && feed_language_.empty()) {
+          feed_language_ = trim_copy(text_of(c));
         }
       } else if (ns == Ns::kDc && name_is(c, "title") && dc_title.empty()) {
         dc_title = collapse_whitespace(text_of(c));
+      } else if (ns == Ns::kDc && name_is(c, "language") && feed_language_.empty()) {
+        feed_language_ = trim_copy(text_of(c));
       }
     }
     if (out_.title.empty()) out_.title = dc_title;
@@ -747,6 +766,7 @@ class Walker {
   ParsedFeed& out_;
   std::vector<std::pair<const xmlNs*, Ns>> ns_cache_;
   std::vector<std::string> feed_authors_;
+  std::string feed_language_;  // the channel's <language> or dc:language
   bool atom_ = false;
   bool truncated_ = false;
   bool entity_limit_hit_ = false;

@@ -152,6 +152,7 @@ class Reader final : public json::json_sax_t {
       if (key_ == "title") return &title_;
       if (key_ == "home_page_url") return &home_page_url_;
       if (key_ == "feed_url") return &feed_url_;
+      if (key_ == "language") return &language_;
     } else if (in(Frame::kItem)) {
       Draft& d = items_.back();
       if (key_ == "id") return &d.post.id;
@@ -163,6 +164,7 @@ class Reader final : public json::json_sax_t {
       if (key_ == "summary") return (d.has_summary = true, &d.summary);
       if (key_ == "date_published") return &d.published;
       if (key_ == "date_modified") return &d.modified;
+      if (key_ == "language") return &d.post.language;
     } else if (in(Frame::kPerson)) {
       if (key_ == "name") return &person_name_;
       if (key_ == "url") return &person_url_;
@@ -178,7 +180,8 @@ class Reader final : public json::json_sax_t {
       case Frame::kRoot:
         if (key_ == "items" || key_ == "authors") return Want::kArray;
         if (key_ == "author") return Want::kObject;
-        if (key_ == "version" || key_ == "title" || key_ == "home_page_url" || key_ == "feed_url") {
+        if (key_ == "version" || key_ == "title" || key_ == "home_page_url" || key_ == "feed_url" ||
+            key_ == "language") {
           return Want::kString;
         }
         return Want::kNothing;
@@ -187,7 +190,7 @@ class Reader final : public json::json_sax_t {
         if (key_ == "author") return Want::kObject;
         if (key_ == "id" || key_ == "url" || key_ == "external_url" || key_ == "title" ||
             key_ == "content_html" || key_ == "content_text" || key_ == "summary" ||
-            key_ == "date_published" || key_ == "date_modified") {
+            key_ == "date_published" || key_ == "date_modified" || key_ == "language") {
           return Want::kString;
         }
         return Want::kNothing;
@@ -379,7 +382,7 @@ class Reader final : public json::json_sax_t {
   std::string error_;
   std::size_t error_at_ = 0;
 
-  std::string version_, title_, home_page_url_, feed_url_;
+  std::string version_, title_, home_page_url_, feed_url_, language_;
   std::vector<std::string> feed_authors_, feed_author_;
   std::vector<Draft> items_;
   std::size_t items_seen_ = 0, skipped_items_ = 0;
@@ -478,6 +481,7 @@ void Reader::finish(std::size_t size) {
     // An id that is a web address is the best link left, as for Atom ids.
     if (p.link.empty() && is_web_address(p.id)) p.link = p.id;
     p.title = plain_title(p.title);
+    p.language = trim_copy(p.language.empty() ? language_ : p.language);
     // 1.1 replaced `author` by `authors`; feeds written for both readers
     // carry both, naming the same people. An item without any has the
     // feed's.

@@ -30,6 +30,10 @@ struct Post {
   bool summary_is_html = true;
   std::string content;       // content:encoded / atom:content / description
   bool content_is_html = true;
+  // The language the feed declares for it, as written ("de-DE"): the
+  // entry's or feed's xml:lang, the RSS channel's <language>, the JSON
+  // Feed's `language`; "" when none (the indexer then detects one).
+  std::string language;
 };
 
 struct ParsedFeed {

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/fold.h"
 #include "xxhash.h"
 
 namespace blogsearch::schema {
@@ -30,7 +31,10 @@ namespace blogsearch::schema {
 // 4: versions are changes of what the index shows; every version's content
 //    and every appearance in the document data (record/post_history.h); the
 //    record without the history; snapshots identified by feed, time and body.
-inline constexpr int kSchemaVersion = 4;
+// 5: each post stemmed in its language (kLanguage), stems of diacritic-folded
+//    words (make_stemmer), folded copies of unstemmed words with diacritics,
+//    author names and the feed title among the unprefixed words.
+inline constexpr int kSchemaVersion = 5;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
 inline constexpr const char* kId = "Q";               // unique post id (boolean)
@@ -47,9 +51,61 @@ inline constexpr const char* kInFeed = "XINFEED";     // XINFEEDyes / XINFEEDno
 // The whole title, normalised (title_term below): a query that is a post's
 // exact title ranks that post first. wdf 1, no position.
 inline constexpr const char* kTitleExact = "XTITLE";
+// The language a post was stemmed as: L + a code of kLanguages (Len, Lde).
+inline constexpr const char* kLanguage = "L";
 
-// Body words carry no prefix; stemmed forms get Xapian's "Z" prefix.
-inline constexpr const char* kStemLanguage = "english";
+// Body words carry no prefix; stemmed forms get Xapian's "Z" prefix. Each
+// post is stemmed in its language (the one its feed declares, else the one
+// the indexer detects: indexer/language.h), after its diacritics are folded
+// (make_stemmer). A post whose language is none of these is stemmed as
+// kStemLanguage.
+struct Language {
+  const char* code;     // ISO 639-1, as feeds declare it (the L term's value)
+  const char* stemmer;  // Xapian's name for its stemmer
+};
+inline constexpr Language kLanguages[] = {
+    {"en", "english"}, {"de", "german"},   {"fr", "french"},     {"es", "spanish"},  {"it", "italian"},
+    {"nl", "dutch"},   {"pt", "portuguese"}, {"sv", "swedish"},  {"da", "danish"},   {"no", "norwegian"},
+    {"fi", "finnish"}, {"ru", "russian"},  {"hu", "hungarian"},  {"ro", "romanian"}, {"tr", "turkish"},
+};
+inline constexpr const char* kStemLanguage = "en";
+
+// The kLanguages code of a declared language ("de-DE", "DE_at", "de" ->
+// "de"; "nb" and "nn" -> "no"), "" when it is none of them.
+inline std::string language_code(std::string_view declared) {
+  std::string code;
+  for (char c : declared) {
+    if (c == '-' || c == '_') break;
+    if (code.size() == 3) return {};
+    code += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  if (code == "nb" || code == "nn") code = "no";
+  for (const auto& l : kLanguages)
+    if (code == l.code) return code;
+  return {};
+}
+
+// Xapian's stemmer for `code` with diacritics folded first (common/fold.h):
+// "Jürgen" and "jurgen" have one stem, on both sides. Each call makes a
+// stemmer of its own (copies of one share a reference count that is not
+// atomic). An unknown code gives kStemLanguage's.
+class FoldingStem : public Xapian::StemImplementation {
+ public:
+  explicit FoldingStem(const char* stemmer) : stem_(stemmer) {}
+  std::string operator()(const std::string& word) override {
+    return fold::has_foldable(word) ? stem_(fold::fold(word)) : stem_(word);
+  }
+  std::string get_description() const override { return "folded " + stem_.get_description(); }
+
+ private:
+  Xapian::Stem stem_;
+};
+inline Xapian::Stem make_stemmer(std::string_view code) {
+  const char* stemmer = "english";
+  for (const auto& l : kLanguages)
+    if (code == l.code) stemmer = l.stemmer;
+  return Xapian::Stem(new FoldingStem(stemmer));
+}
 
 // Title words are indexed twice: under S and unprefixed with this extra
 // within-document frequency, so a title match outranks a body match.
@@ -97,7 +153,7 @@ struct FieldPrefix {
 inline constexpr FieldPrefix kFieldPrefixes[] = {
     {"title", kTitle, false},     {"author", kAuthor, false},
     {"category", kCategory, true}, {"feed", kFeed, true},
-    {"site", kHost, true},
+    {"site", kHost, true},        {"lang", kLanguage, true},
 };
 
 // ---- Database metadata keys -----------------------------------------------

@@ -223,6 +223,7 @@ struct Writer::Impl {
     in.first_seen = r.first_seen;
     in.last_seen = r.last_seen;
     in.feeds = r.feeds;
+    in.feed_title = rec.feed_title;
     in.in_feed = r.in_feed;
     in.content_hash = rec.content_hash;
     in.record = encode_post_record(rec);

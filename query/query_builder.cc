@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string_view>
 
 #include "indexer/schema.h"
@@ -159,6 +160,18 @@ class ExactFieldProcessor : public Xapian::FieldProcessor {
 
  private:
   std::string prefix_;
+};
+
+// lang:de (or lang:de-AT, lang:german) matches the posts stemmed as German.
+class LanguageFieldProcessor : public Xapian::FieldProcessor {
+ public:
+  Xapian::Query operator()(const std::string& value) override {
+    std::string code = schema::language_code(value);
+    const std::string lower = schema::lowercase_utf8(value);
+    for (const auto& l : schema::kLanguages)
+      if (code.empty() && lower == l.stemmer) code = l.code;
+    return Xapian::Query(schema::make_term(schema::kLanguage, code.empty() ? lower : code));
+  }
 };
 
 // site:example.org matches the host and its subdomains (www.example.org,
@@ -502,18 +515,54 @@ QueryError locate_syntax_error(const std::string& query, const std::string& xapi
   return QueryError("cannot parse the query (" + xapian_message + ")", query, 0);
 }
 
-// The QueryParser set up with every field prefix and processor, and what
-// its date processors report into.
+// The QueryParsers set up with every field prefix and processor, one per
+// language the database's posts are stemmed in (schema::kLanguage terms;
+// the one with the most posts first), and what their date processors
+// report into.
 struct QueryBuilder::Parser {
-  DateErrors date_errors;  // declared first: qp's date processors point at it
-  Xapian::QueryParser qp;
+  DateErrors date_errors;  // declared first: the date processors point at it
+  Xapian::Database db;
+  std::vector<std::string> codes;  // the languages, never empty
+  std::vector<Xapian::Stem> stems;  // theirs
+  // Their parsers, made when first needed: most queries have no word that
+  // the other languages stem otherwise, and setting a parser up costs about
+  // as much as parsing with it.
+  std::vector<std::optional<Xapian::QueryParser>> languages;
   Xapian::QueryParser titles;  // for title_phrase
 
-  explicit Parser(const Xapian::Database& db) {
+  explicit Parser(const Xapian::Database& database) : db(database) {
+    // One walk over the few L terms rather than a lookup per language.
+    std::vector<std::pair<Xapian::doccount, std::string>> present;
+    for (auto t = db.allterms_begin(schema::kLanguage); t != db.allterms_end(schema::kLanguage); ++t) {
+      const std::string code = (*t).substr(std::string_view(schema::kLanguage).size());
+      const bool known = std::any_of(std::begin(schema::kLanguages), std::end(schema::kLanguages),
+                                     [&](const schema::Language& l) { return code == l.code; });
+      if (known) present.emplace_back(t.get_termfreq(), code);
+    }
+    std::stable_sort(present.begin(), present.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (present.empty()) present.emplace_back(0, schema::kStemLanguage);  // an empty or older database
+    for (const auto& l : present) {
+      codes.push_back(l.second);
+      stems.push_back(schema::make_stemmer(l.second));
+    }
+    languages.resize(codes.size());
+    titles.add_prefix("title", schema::kTitle);
+  }
+
+  Xapian::QueryParser& parser(std::size_t i) {
+    if (!languages[i]) languages[i] = make(codes[i]);
+    return *languages[i];
+  }
+
+  Xapian::QueryParser make(const std::string& language) {
+    Xapian::QueryParser qp;
     qp.set_database(db);
-    qp.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+    qp.set_stemmer(schema::make_stemmer(language));
     qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-    qp.set_default_op(Xapian::Query::OP_AND);
+    qp.set_default_op(default_op);
+    if (max_expansion)
+      qp.set_max_expansion(max_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                           Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
     for (const auto& field : schema::kFieldPrefixes) {
       const std::string group = field.field;
       for (const auto& name : name_variants(field.field)) {
@@ -521,6 +570,8 @@ struct QueryBuilder::Parser {
           qp.add_prefix(name, field.prefix);
         } else if (std::string_view(field.prefix) == schema::kHost) {
           qp.add_boolean_prefix(name, (new SiteFieldProcessor(db, field.prefix))->release(), &group);
+        } else if (std::string_view(field.prefix) == schema::kLanguage) {
+          qp.add_boolean_prefix(name, (new LanguageFieldProcessor())->release(), &group);
         } else {
           qp.add_boolean_prefix(name, (new ExactFieldProcessor(field.prefix))->release(), &group);
         }
@@ -530,9 +581,88 @@ struct QueryBuilder::Parser {
     for (const auto& name : name_variants("date"))
       qp.add_boolean_prefix(name, (new DateFieldProcessor(&date_errors))->release(), &date_group);
     qp.add_rangeprocessor((new DateRangeProcessor(&date_errors))->release());
-    titles.add_prefix("title", schema::kTitle);
+    return qp;
   }
+
+  Xapian::QueryParser& primary() { return parser(0); }
+
+  // Whether language i stems a word of `text` otherwise than the primary
+  // (words in quotes are not stemmed).
+  bool stems_otherwise(std::size_t i, const std::string& text) {
+    std::string word;
+    bool differs = false, quoted = false;
+    auto flush = [&] {
+      if (!word.empty() && !quoted && stems[0](word) != stems[i](word)) differs = true;
+      word.clear();
+    };
+    for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator() && !differs; ++it) {
+      if (Xapian::Unicode::is_wordchar(*it)) {
+        Xapian::Unicode::append_utf8(word, Xapian::Unicode::tolower(*it));
+      } else {
+        flush();
+        if (*it == '"') quoted = !quoted;
+      }
+    }
+    flush();
+    return differs;
+  }
+
+  // `text` parsed in every language: a post is stemmed in one, so it
+  // matches the parse of its own language; each post weighs as its best
+  // parse (OP_MAX), so a word whose stems agree is not counted twice.
+  // Spelling correction is asked of the primary parser only. `any` joins
+  // the parses with OR instead, for what a post must not match. Throws
+  // Xapian::QueryParserError as parse_query does.
+  Xapian::Query parse(const std::string& text, unsigned flags, Xapian::Query::op op = Xapian::Query::OP_MAX) {
+    Xapian::Query q = primary().parse_query(text, flags);
+    if (languages.size() == 1) return q;
+    std::vector<Xapian::Query> parts{q};
+    std::vector<std::string> seen{q.get_description()};
+    for (std::size_t i = 1; i < languages.size(); ++i) {
+      if (!stems_otherwise(i, text)) continue;  // the same parse
+      Xapian::Query other =
+          parser(i).parse_query(text, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+      std::string d = other.get_description();
+      if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
+      seen.push_back(std::move(d));
+      parts.push_back(std::move(other));
+    }
+    return parts.size() == 1 ? q : Xapian::Query(op, parts.begin(), parts.end());
+  }
+
+  void set_default_op(Xapian::Query::op op) {
+    default_op = op;
+    for (auto& qp : languages)
+      if (qp) qp->set_default_op(op);
+  }
+  void set_max_expansion(Xapian::termcount n) {
+    max_expansion = n;
+    for (auto& qp : languages)
+      if (qp) qp->set_max_expansion(n, Xapian::Query::WILDCARD_LIMIT_ERROR,
+                                    Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
+  }
+  // What set_default_op and set_max_expansion last set: parsers made later get them too.
+  Xapian::Query::op default_op = Xapian::Query::OP_AND;
+  Xapian::termcount max_expansion = 0;
 };
+
+// For words with a diacritic, the posts that write them so rank before
+// those that match them only folded ("jürgen" before "Jurgen"): the
+// unstemmed words as typed, to weigh in (OP_AND_MAYBE) but not to match.
+Xapian::Query exact_accented_words(const std::string& text) {
+  std::vector<Xapian::Query> terms;
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty() && fold::has_foldable(word) && word.size() <= schema::kMaxTermBytes) terms.emplace_back(word);
+    word.clear();
+  };
+  for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator(); ++it) {
+    if (Xapian::Unicode::is_wordchar(*it)) Xapian::Unicode::append_utf8(word, Xapian::Unicode::tolower(*it));
+    else flush();
+  }
+  flush();
+  return terms.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+}
 
 QueryBuilder::QueryBuilder(const Xapian::Database& db) : db_(db) {}
 QueryBuilder::~QueryBuilder() = default;
@@ -554,11 +684,11 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   BuiltQuery built{Xapian::Query::MatchAll, ""};
   if (has_text) {
     if (!parser_) parser_ = std::make_unique<Parser>(db_);
-    Xapian::QueryParser& qp = parser_->qp;
+    Parser& qp = *parser_;
     DateErrors& date_errors = parser_->date_errors;
     date_errors.first.reset();
-    qp.set_max_expansion(options.max_wildcard_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,
-                         Xapian::QueryParser::FLAG_WILDCARD | Xapian::QueryParser::FLAG_PARTIAL);
+    qp.set_max_expansion(options.max_wildcard_expansion);
+    built.languages = qp.codes;
 
     // Boolean operators only in upper case: "cats or dogs" searches for the
     // word "or" rather than surprising anyone who typed a title.
@@ -572,12 +702,12 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
     bool plain = is_plain_words(tokens);
     std::string words_text = text;  // the query's words, for the title boosts
     try {
-      built.query = qp.parse_query(text, flags);
+      built.query = qp.parse(text, flags);
     } catch (const Xapian::QueryParserError& e) {
       if (uses_operators(tokens)) throw locate_syntax_error(options.text, e.get_msg());
       words_text = as_words(text);
       try {
-        built.query = qp.parse_query(words_text, flags & Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+        built.query = qp.parse(words_text, flags & Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
       } catch (const Xapian::QueryParserError&) {
         throw locate_syntax_error(options.text, e.get_msg());
       }
@@ -601,7 +731,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       qp.set_default_op(Xapian::Query::OP_OR);
       Xapian::Query any;
       try {
-        any = qp.parse_query(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
       } catch (const Xapian::QueryParserError& e) {
         qp.set_default_op(Xapian::Query::OP_AND);
         throw locate_syntax_error(options.text, e.get_msg());
@@ -610,6 +740,8 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, any);
     }
     built.unboosted = built.query;
+    if (const Xapian::Query exact = exact_accented_words(words_text); !exact.empty())
+      built.query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, built.query, exact);
     const bool title_like = plain || is_title_like(tokens);
     // For plain words, posts whose title holds them in the typed order rank
     // higher: the difference between "datasette-llm 0.1a4" and
@@ -643,7 +775,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       }
     }
     if (options.spelling) {
-      std::string corrected = qp.get_corrected_query_string();
+      std::string corrected = qp.primary().get_corrected_query_string();
       if (!corrected.empty() && corrected != text && corrected != words_text) built.suggestion = corrected;
     }
   }

@@ -1,10 +1,12 @@
 // query_builder.h: turning what the user typed into a Xapian::Query.
 //
-// The query language is Xapian's QueryParser set up from schema.h: English
-// stemming (of capitalised words too), AND by default, OR/NOT/XOR/NEAR/ADJ (upper case only, so a
+// The query language is Xapian's QueryParser set up from schema.h: stemming
+// (of capitalised words too) in each language the database's posts are in,
+// diacritics folded ("jurgen" finds "Jürgen"; words typed with them rank
+// the posts that write them so first), AND by default, OR/NOT/XOR/NEAR/ADJ (upper case only, so a
 // lowercase "or" stays a word), +term, -term, parentheses, "phrases", trailing
 // wildcards, the prefixes of schema::kFieldPrefixes (free text title: and
-// author:, exact and case-insensitive category:, feed:, site:) and dates
+// author:, exact and case-insensitive category:, feed:, site:, lang:) and dates
 // (date:2026-09-01..2026-10-01, date:2026-09.., date:..2026, date:2026-09).
 // Option filters (--category, --author, --feed, --since, --until) are added
 // as boolean filters: values of one field are ORed, fields are ANDed.
@@ -75,6 +77,9 @@ struct BuiltQuery {
   // `query` without what ranks title matches higher (the match set is the
   // same): what the recency boost of --sort recent is scaled to.
   Xapian::Query unboosted;
+  // The languages (schema::kLanguages codes) the text was stemmed in: those
+  // of the database's posts. Empty when there is no text.
+  std::vector<std::string> languages;
 };
 
 // Parses and combines. A word's first letter is lowercased so that

@@ -370,7 +370,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   result.total.lower = mset.get_matches_lower_bound();
   result.total.upper = mset.get_matches_upper_bound();
 
-  const Xapian::Stem stem(schema::kStemLanguage);
+  std::vector<Xapian::Stem> stem;
+  for (const auto& l : built.languages) stem.push_back(schema::make_stemmer(l));
+  if (stem.empty()) stem.push_back(schema::make_stemmer(schema::kStemLanguage));
   const SnippetTerms snippet_words =
       request.snippets ? snippet_terms(built.query, request.query.text) : SnippetTerms();
   unsigned rank = request.offset;

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <array>
 
+#include "common/fold.h"
+
 namespace blogsearch {
 
 namespace {
+
+using Stems = std::vector<Xapian::Stem>;
 
 const char kOmit[] = "…";
 
@@ -18,6 +22,9 @@ constexpr std::size_t kMaxHitsPerNeedle = 2000;
 // How far a window edge may move to reach a space before it settles for a
 // UTF-8 character boundary (text without spaces: CJK, a long URL).
 constexpr std::size_t kMaxSnap = 48;
+// How far a text is read for a word that matches only folded, when no
+// needle occurs (first_non_ascii_match).
+constexpr std::size_t kMaxFoldedScan = 64 * 1024;
 // An English stem is the word it comes from with at most its last two
 // letters changed ("happiness" -> "happi", "hoping" -> "hope"), so a word
 // is stemmed only when it starts with all but the last two letters of a
@@ -99,7 +106,7 @@ std::size_t word_char_fast(std::string_view s, std::size_t i) {
 // letters, or a word with a query stem. Most words start with a letter no
 // query word, stem or prefix starts with: those are passed over without
 // being lowercased.
-bool word_matches(std::string_view word, const SnippetTerms& terms, const Xapian::Stem& stem) {
+bool word_matches(std::string_view word, const SnippetTerms& terms, const Stems& stem) {
   if (word.empty() || !terms.starts[static_cast<unsigned char>(word[0])]) return false;
   // A match (a query word, a prefix, or a word sharing at least the first
   // two letters of a stem: stem_keeps) starts with one of terms.pairs; a
@@ -114,12 +121,21 @@ bool word_matches(std::string_view word, const SnippetTerms& terms, const Xapian
   }
   const std::string lower = lowercase(word);
   if (terms.words.count(lower)) return true;
+  // Stems are of folded words (schema::make_stemmer); so are the folded
+  // copies of words with diacritics that the query's words may have matched.
+  const std::string folded = fold::has_foldable(lower) ? fold::fold(lower) : std::string();
+  if (!folded.empty() && terms.words.count(folded)) return true;
+  const std::string& key = folded.empty() ? lower : folded;
   for (const auto& p : terms.prefixes)
-    if (lower.compare(0, p.size(), p) == 0) return true;
+    if (lower.compare(0, p.size(), p) == 0 || key.compare(0, p.size(), p) == 0) return true;
   for (const auto& s : terms.stems) {
-    if (lower.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) != 0) continue;
+    if (key.compare(0, stem_keeps(s), s, 0, stem_keeps(s)) != 0) continue;
     auto known = terms.stemmed.find(lower);
-    if (known == terms.stemmed.end()) known = terms.stemmed.emplace(lower, terms.stems.count(stem(lower)) > 0).first;
+    if (known == terms.stemmed.end())
+      known = terms.stemmed
+                  .emplace(lower, std::any_of(stem.begin(), stem.end(),
+                                              [&](const Xapian::Stem& st) { return terms.stems.count(st(lower)) > 0; }))
+                  .first;
     return known->second;
   }
   return false;
@@ -134,7 +150,7 @@ struct Occurrence {
 // (npos when none occurs). Needles are found where they start a word, in
 // text order: one memchr stream per first letter (both cases), merged, so
 // the scan stops as soon as a passage holds every needle.
-std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_t length, const Xapian::Stem& stem) {
+std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_t length, const Stems& stem) {
   const std::vector<std::string>& needles = terms.needles;
   struct Stream {
     char letter;
@@ -275,12 +291,36 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
 
 namespace {
 
+// Where the first word with a non-ASCII letter that matches is, npos when
+// none is in the first kMaxFoldedScan bytes: the needles are ASCII, so a word
+// that matches only folded ("Überwachung" for the query word "uberwachung")
+// is found only this way, when no needle is.
+std::size_t first_non_ascii_match(std::string_view text, const SnippetTerms& terms, const Stems& stem) {
+  const std::size_t limit = std::min(text.size(), kMaxFoldedScan);
+  for (std::size_t i = 0; i < limit;) {
+    std::size_t n = word_char_fast(text, i);
+    if (n == 0) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    bool non_ascii = false;
+    while (i < text.size() && (n = word_char_fast(text, i)) > 0) {
+      non_ascii = non_ascii || static_cast<unsigned char>(text[i]) >= 0x80;
+      i += n;
+    }
+    if (non_ascii && word_matches(text.substr(start, i - start), terms, stem)) return start;
+  }
+  return std::string_view::npos;
+}
+
 TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std::size_t length,
-                          const Xapian::Stem& stem) {
+                          const Stems& stem) {
   std::size_t begin = 0;
   bool to_end = false;
   if (text.size() > length) {
-    const std::size_t at = densest(text, terms, length, stem);
+    std::size_t at = densest(text, terms, length, stem);
+    if (at == std::string_view::npos) at = first_non_ascii_match(text, terms, stem);
     if (at != std::string_view::npos) {
       std::size_t lead = length * kLeadPercent / 100;
       begin = at > lead ? at - lead : 0;
@@ -303,7 +343,7 @@ TextWindow snippet_window(std::string_view text, const SnippetTerms& terms, std:
 }  // namespace
 
 std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
-                                      std::size_t length, const Xapian::Stem& stem) {
+                                      std::size_t length, const Stems& stem) {
   std::vector<SnippetPart> parts;
   parts.reserve(16);  // plain text and matches alternate: enough for most
   const TextWindow w = snippet_window(text, terms, std::max<std::size_t>(length, 1), stem);
@@ -345,6 +385,11 @@ std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms&
   add_part(parts, passage.substr(plain), false);
   if (w.end < text.size()) add_part(parts, kOmit, false);
   return parts;
+}
+
+std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
+                                      std::size_t length, const Xapian::Stem& stem) {
+  return make_snippet(text, terms, length, Stems{stem});
 }
 
 }  // namespace blogsearch

@@ -62,6 +62,11 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
 // left out before or after: at most about `length` bytes, starting and
 // ending at a word boundary where there is one nearby and never inside a
 // UTF-8 sequence. Empty for an empty text.
+// A word matches a stem when one of `stems` (schema::make_stemmer of each
+// language the query was stemmed in) stems it so; words with diacritics
+// match folded too ("Jürgen" for the query word "jurgen").
+std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
+                                      std::size_t length, const std::vector<Xapian::Stem>& stems);
 std::vector<SnippetPart> make_snippet(std::string_view text, const SnippetTerms& terms,
                                       std::size_t length, const Xapian::Stem& stem);
 

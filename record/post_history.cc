@@ -2,7 +2,8 @@
 //
 // Layout (one JSON object):
 //   contents[]     {title, text, summary, link, published, updated (unix
-//                  seconds or null), authors[], categories[], category_terms[]}
+//                  seconds or null), authors[], categories[], category_terms[],
+//                  language (only when declared)}
 //   versions[]     {number, first_seen, last_seen (unix seconds), content
 //                  (index), changed[], no_text, feed, snapshot}
 //   appearances[]  {feed, times[] (the first absolute, then differences to
@@ -52,7 +53,7 @@ using json_fields::str;
 
 std::string encode_post_history(const PostHistory& h) {
   json contents = json::array();
-  for (const auto& c : h.contents)
+  for (const auto& c : h.contents) {
     contents.push_back({{"title", c.title},
                         {"text", c.text},
                         {"summary", c.summary},
@@ -62,6 +63,8 @@ std::string encode_post_history(const PostHistory& h) {
                         {"authors", c.authors},
                         {"categories", c.categories},
                         {"category_terms", c.category_terms}});
+    if (!c.language.empty()) contents.back()["language"] = c.language;
+  }
   json versions = json::array();
   for (const auto& v : h.versions)
     versions.push_back({{"number", v.number},
@@ -114,6 +117,7 @@ PostHistory decode_post_history(std::string_view data) {
         vc.authors = strings(c, "authors");
         vc.categories = strings(c, "categories");
         vc.category_terms = strings(c, "category_terms");
+        vc.language = str(c, "language");
       }
       h.contents.push_back(std::move(vc));
     }

@@ -42,6 +42,10 @@ struct VersionContent {
   std::vector<std::string> authors;
   std::vector<std::string> categories;      // as written (labels)
   std::vector<std::string> category_terms;  // Atom category terms whose label differs
+  // The language the feed declared (Post::language), "" when none. Not
+  // compared, hashed or listed as a change: a feed that starts declaring its
+  // language makes no new version.
+  std::string language;
   bool operator==(const VersionContent& o) const;
   bool operator!=(const VersionContent& o) const { return !(*this == o); }
 };

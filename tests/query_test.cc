@@ -67,7 +67,7 @@ std::string host_of(const std::string& link) {
 // Lays a post out as indexer/schema.h says the writer does.
 void add_post(Xapian::WritableDatabase& db, const TestPost& p) {
   Xapian::TermGenerator tg;
-  tg.set_stemmer(Xapian::Stem(schema::kStemLanguage));
+  tg.set_stemmer(schema::make_stemmer(schema::kStemLanguage));
   tg.set_database(db);
   tg.set_flags(Xapian::TermGenerator::FLAG_SPELLING);
   Xapian::Document doc;

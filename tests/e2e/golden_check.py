@@ -105,8 +105,8 @@ def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"4",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'4'")
+    check(db.get_metadata("schema_version") == b"5",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'5'")
     check_facet_values(db)
     for feed in ("pytorch", "tensor-notes", "kernel-digest"):
         meta = db.get_metadata("feed:" + feed)

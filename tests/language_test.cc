@@ -1,0 +1,208 @@
+// Languages and diacritics (issue 16, point 9), and author and feed-title
+// words (point 5): posts made by the indexer's own document builder from
+// German, English and accented feeds, searched by the query builder.
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/fold.h"
+#include "indexer/document_builder.h"
+#include "indexer/feed_parser.h"
+#include "indexer/language.h"
+#include "indexer/schema.h"
+#include "query/query_builder.h"
+#include "query/snippet.h"
+
+namespace blogsearch {
+namespace {
+
+TEST(Fold, LatinLettersLoseTheirDiacritics) {
+  EXPECT_EQ(fold::fold("Jürgen Müller"), "Jurgen Muller");
+  EXPECT_EQ(fold::fold("naïve café"), "naive cafe");
+  EXPECT_EQ(fold::fold("Straße Æsir Łódź œuvre"), "Strasse AEsir Lodz oeuvre");
+  EXPECT_EQ(fold::fold("plain ascii, 日本語, Ωμέγα"), "plain ascii, 日本語, Ωμέγα");
+  EXPECT_EQ(fold::fold("bad \xC3 byte"), "bad \xC3 byte");
+  EXPECT_TRUE(fold::has_foldable("Zoë"));
+  EXPECT_FALSE(fold::has_foldable("Zoe \xC3"));
+  EXPECT_FALSE(fold::has_foldable("a × b"));  // a sign, not a letter
+}
+
+TEST(Language, DeclaredCodesAreNormalised) {
+  EXPECT_EQ(schema::language_code("de-DE"), "de");
+  EXPECT_EQ(schema::language_code("EN_us"), "en");
+  EXPECT_EQ(schema::language_code("nb"), "no");
+  EXPECT_EQ(schema::language_code("ja"), "");
+  EXPECT_EQ(schema::language_code("english"), "");
+  EXPECT_EQ(schema::language_code(""), "");
+}
+
+TEST(Language, DetectionVotesByCommonWords) {
+  EXPECT_EQ(detect_language("Neue Werkzeuge", "Ich habe mir neue Werkzeuge gekauft, und die alten sind nicht mehr scharf."), "de");
+  EXPECT_EQ(detect_language("New tools", "I bought new tools, and the old ones are not sharp any more."), "en");
+  EXPECT_EQ(detect_language("Les outils", "Les outils sont dans la boîte, et ce n'est pas fini pour nous."), "fr");
+  // Too few votes, or English quoted in German: English.
+  EXPECT_EQ(detect_language("Kubernetes", "kubectl apply"), "en");
+  EXPECT_EQ(detect_language("", ""), "en");
+  EXPECT_EQ(post_language("de", "The title", "the text is English"), "de");  // the declaration wins
+  EXPECT_EQ(post_language("ja", "Neue Werkzeuge", "Ich habe die alten nicht mehr und das ist gut"), "de");
+}
+
+TEST(Language, FeedsDeclareIt) {
+  ParsedFeed rss = parse_feed(
+      "<rss version=\"2.0\"><channel><title>t</title><language> de-AT </language>"
+      "<item><title>a</title><guid>a</guid></item></channel></rss>",
+      "rss.xml");
+  ASSERT_EQ(rss.posts.size(), 1u);
+  EXPECT_EQ(rss.posts[0].language, "de-AT");
+  ParsedFeed atom = parse_feed(
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\"><title>t</title>"
+      "<entry><id>a</id><title>a</title></entry>"
+      "<entry xml:lang=\"fr-CA\"><id>b</id><title>b</title></entry></feed>",
+      "atom.xml");
+  ASSERT_EQ(atom.posts.size(), 2u);
+  EXPECT_EQ(atom.posts[0].language, "en");
+  EXPECT_EQ(atom.posts[1].language, "fr-CA");
+  ParsedFeed json = parse_feed(
+      R"({"version":"https://jsonfeed.org/version/1.1","title":"t","language":"de",)"
+      R"("items":[{"id":"a","content_text":"x"},{"id":"b","content_text":"y","language":"es"}]})",
+      "feed.json");
+  ASSERT_EQ(json.posts.size(), 2u);
+  EXPECT_EQ(json.posts[0].language, "de");
+  EXPECT_EQ(json.posts[1].language, "es");
+  ParsedFeed none = parse_feed("<rss version=\"2.0\"><channel><title>t</title><item><guid>a</guid></item></channel></rss>", "n.xml");
+  ASSERT_EQ(none.posts.size(), 1u);
+  EXPECT_EQ(none.posts[0].language, "");
+}
+
+// The feeds of tests/feeds/languages, each post a document as the writer
+// makes it (its feed's title included).
+class LanguageIndex : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = Xapian::WritableDatabase(std::string(), Xapian::DB_BACKEND_INMEMORY);
+    const std::string dir = std::string(BLOGSEARCH_SOURCE_DIR) + "/tests/feeds/languages/";
+    for (const char* file : {"politik-am-morgen/2026-10-01T080000Z.xml", "mixed-notes/2026-10-02T090000Z.xml",
+                             "ohne-sprache/2026-10-03T070000Z.xml", "mitchell-hashimoto/2026-10-04T070000Z.xml"}) {
+      std::ifstream in(dir + file, std::ios::binary);
+      ASSERT_TRUE(in) << dir + file;
+      std::stringstream bytes;
+      bytes << in.rdbuf();
+      const ParsedFeed feed = parse_feed(bytes.str(), file);
+      ASSERT_FALSE(feed.posts.empty()) << file;
+      for (const Post& p : feed.posts) add(p, feed.title);
+    }
+    db_.commit();
+  }
+
+  void add(const Post& p, const std::string& feed_title) {
+    Xapian::TermGenerator tg = make_term_generator();
+    SpellingCounts spelling;
+    const VersionContent content = make_content(p);
+    DocumentInput in;
+    in.id = p.id;
+    in.content = &content;
+    in.text = content.text;
+    in.feed_title = feed_title;
+    texts_[db_.add_document(build_document(in, tg, spelling))] = content.text;
+    titles_.push_back(p.title);
+  }
+
+  // The titles of the posts `q` finds, best first.
+  std::vector<std::string> search(const std::string& q) {
+    QueryOptions o;
+    o.text = q;
+    o.spelling = false;
+    Xapian::Enquire enquire(db_);
+    enquire.set_query(build_query(db_, o).query);
+    std::vector<std::string> out;
+    Xapian::MSet mset = enquire.get_mset(0, 100);
+    for (auto it = mset.begin(); it != mset.end(); ++it) out.push_back(titles_[*it - 1]);
+    return out;
+  }
+
+  // The words the snippet of the post titled `title` marks for `q`.
+  std::vector<std::string> marked(const std::string& q, Xapian::docid doc) {
+    QueryOptions o;
+    o.text = q;
+    o.spelling = false;
+    const BuiltQuery built = build_query(db_, o);
+    std::vector<Xapian::Stem> stems;
+    for (const auto& l : built.languages) stems.push_back(schema::make_stemmer(l));
+    std::vector<std::string> out;
+    for (const auto& part : make_snippet(texts_[doc], snippet_terms(built.query, q), 400, stems))
+      if (part.match) out.push_back(part.text);
+    return out;
+  }
+
+  Xapian::WritableDatabase db_;
+  std::vector<std::string> titles_;
+  std::map<Xapian::docid, std::string> texts_;
+};
+
+using Titles = std::vector<std::string>;
+
+TEST_F(LanguageIndex, PostsAreStemmedInTheirLanguage) {
+  EXPECT_EQ(db_.get_termfreq("Lde"), 4u);  // declared (RSS, Atom entry) and detected (ohne-sprache)
+  EXPECT_EQ(db_.get_termfreq("Len"), 3u);
+  EXPECT_EQ(search("Umfrage").size(), 2u);
+  EXPECT_EQ(search("Umfragen").size(), 2u);
+  EXPECT_EQ(search("Wahl").size(), 2u);
+  EXPECT_EQ(search("Wahlen").size(), 2u);
+  EXPECT_EQ(search("Haus"), Titles{"Über Häuser und Gärten"});   // German stem of "Häusern"
+  EXPECT_EQ(search("Säge"), Titles{"Neue Werkzeuge"});           // detected German: "Sägen"
+  EXPECT_EQ(search("caching"), Titles{"A naïve approach to caching"});  // English still stemmed
+  EXPECT_EQ(search("lang:de").size(), 4u);
+  EXPECT_EQ(search("lang:german").size(), 4u);
+  EXPECT_EQ(search("lang:en-GB").size(), 3u);
+  EXPECT_EQ(search("gärten lang:en").size(), 0u);
+}
+
+TEST_F(LanguageIndex, DiacriticsAreFoldedOnBothSides) {
+  EXPECT_EQ(search("jurgen").size(), 2u);
+  EXPECT_EQ(search("Jürgen").size(), 2u);
+  EXPECT_EQ(search("author:jurgen").size(), 2u);
+  EXPECT_EQ(search("author:müller").size(), 2u);
+  EXPECT_EQ(search("\"jurgen muller\"").size(), 2u);  // phrases: the folded copies
+  EXPECT_EQ(search("grunen").size(), 1u);
+  EXPECT_EQ(search("cafe").size(), 1u);
+  EXPECT_EQ(search("naive").size(), 2u);
+  // Typed with its diacritic, the post that writes it so comes first.
+  const Titles naive = search("naïve");
+  ASSERT_EQ(naive.size(), 2u);
+  EXPECT_EQ(naive[0], "A naïve approach to caching");
+}
+
+TEST_F(LanguageIndex, AuthorsAndFeedTitlesAreWords) {
+  EXPECT_EQ(search("hoffmann").size(), 2u);
+  EXPECT_EQ(search("zoe").size(), 2u);
+  EXPECT_EQ(search("mitchell hashimoto"), Titles{"Terminal emulators are fun"});
+  EXPECT_EQ(search("politik").size(), 2u);
+  EXPECT_EQ(search("ortiz"), Titles{"Naive Bayes for spam"});
+}
+
+TEST_F(LanguageIndex, SnippetsMarkFoldedAndGermanMatches) {
+  // Docids follow the feed order of SetUp: 1, 2 politik; 3-5 mixed-notes.
+  EXPECT_EQ(marked("Umfrage", 1), std::vector<std::string>{"Umfragen"});
+  EXPECT_EQ(marked("wahl", 1), (std::vector<std::string>{"Wahlen", "Wählern"}));
+  EXPECT_EQ(marked("naive", 3), std::vector<std::string>{"naïve"});
+  EXPECT_EQ(marked("cafe", 3), std::vector<std::string>{"café"});
+  EXPECT_EQ(marked("haus", 5), std::vector<std::string>{"Häusern"});
+}
+
+TEST(LanguageQuery, AnEnglishDatabaseIsSearchedInEnglish) {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  Xapian::Document doc;
+  doc.add_boolean_term("Len");
+  db.add_document(doc);
+  QueryOptions o;
+  o.text = "Wahlen";
+  EXPECT_EQ(build_query(db, o).languages, std::vector<std::string>{"en"});
+  Xapian::WritableDatabase empty(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  EXPECT_EQ(build_query(empty, o).languages, std::vector<std::string>{"en"});
+}
+
+}  // namespace
+}  // namespace blogsearch
