@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unordered_set>
 
 #include "indexer/archive.h"
 #include "indexer/feed_parser.h"
@@ -85,11 +86,29 @@ ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapsh
     }
     ArchivedFile file = archive.put(r, with_headers ? extra : nlohmann::json::object(), with_headers);
     (file.existed ? out.already : out.copied)++;
+    if (!file.existed) out.written.push_back(file.path);
     out.given.emplace(file.path, snap.path);
     snap.path = file.path;
   }
   out.snapshots = std::move(snapshots);
   return out;
+}
+
+long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_ingested) {
+  const std::unordered_set<std::string> failed(not_ingested.begin(), not_ingested.end());
+  long removed = 0;
+  for (const std::string& path : copy.written) {
+    if (!failed.count(path)) continue;
+    std::error_code ec;
+    fs::path headers = path;
+    headers.replace_extension(".headers.json");
+    fs::remove(headers, ec);
+    if (fs::remove(path, ec)) {
+      removed++;
+      copy.copied--;
+    }
+  }
+  return removed;
 }
 
 std::string with_given_paths(const ArchiveCopy& copy, const std::string& archive_dir, std::string message) {

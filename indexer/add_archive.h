@@ -32,7 +32,16 @@ struct ArchiveCopy {
   long copied = 0;                  // written now
   long already = 0;                 // in the archive already (same body)
   long left_out = 0;                // unreadable or too large
+  std::vector<std::string> written;  // the archived paths written now
 };
+
+// Takes out of the archive what copy_into_archive() wrote now for the
+// snapshots the ingest could not take (IngestSummary::not_ingested: not a
+// feed, unreadable), so that the archive holds what `add` ingested and
+// `rebuild` does not meet the same error again. Returns how many were
+// removed; a file that cannot be removed stays (it only costs a rebuild
+// the same error).
+long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_ingested);
 
 // `message` with each archived path in it replaced by the path given.
 std::string with_given_paths(const ArchiveCopy& copy, const std::string& archive_dir, std::string message);

@@ -112,6 +112,7 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
   using Status = ReadSnapshot::Status;
   if (read.status == Status::kUnreadable) {
     summary_.errors++;
+    if (read.snapshot) summary_.not_ingested.push_back(read.snapshot->path);
     message("error: " + read.error);
     return;
   }
@@ -122,6 +123,7 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
   }
   if (read.status == Status::kNotAFeed) {
     summary_.errors++;
+    if (read.snapshot) summary_.not_ingested.push_back(read.snapshot->path);
     message("error: " + read.error);
     return;
   }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "indexer/feed_parser.h"
 #include "indexer/snapshot.h"
@@ -23,6 +24,9 @@ struct IngestSummary {
   long warnings = 0;
   long errors = 0;
   double seconds = 0;
+  // The snapshots (paths as given) that could not be read or are not a
+  // feed: nothing of them is in the database.
+  std::vector<std::string> not_ingested;
 };
 
 struct IngestOptions {

@@ -234,6 +234,7 @@ int run_add(const AddArgs& args) {
       if (print) print(with_given_paths(copy, archive, line));
     };
     IngestSummary s = writer->ingest(snapshots, options);
+    remove_not_ingested(copy, s.not_ingested);
     console.clear();
     s.errors += static_cast<long>(errors.size());
     if (!args.quiet) {

@@ -470,6 +470,7 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   summary.items_seen = reading.items_seen;
   summary.warnings += reading.warnings;
   summary.errors += reading.errors;
+  summary.not_ingested = std::move(reading.not_ingested);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
 }

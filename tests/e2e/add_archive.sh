@@ -5,7 +5,8 @@
 # same database instead of dropping every post that came in through `add`.
 # Checks: snapshots with and without headers.json, a folder whose name is no
 # feed id, a second add and an add of the archive itself write nothing, and
-# rebuild's documents equal add's (db_state.py dump: records, terms, values).
+# rebuild's documents equal add's (db_state.py dump: records, terms, values),
+# and files that are not feeds are not kept in the archive.
 #
 # Env: BLOGSEARCH_INDEX, SOURCE_DIR. Exit 0 pass, 1 fail.
 set -uo pipefail
@@ -73,6 +74,25 @@ cmp -s "$tmp/added.feeds" "$tmp/rebuilt.feeds" || fail "rebuild gave other feeds
   fail "add --archive failed"
 [ "$(find "$tmp/elsewhere/pytorch" -name '*.xml' | wc -l)" -eq 3 ] && [ ! -e "$tmp/other/archive" ] ||
   fail "--archive was not where add copied to"
+
+# A file that is not a feed (an error page) or cannot be parsed is reported
+# and not kept in the archive: rebuild would otherwise meet it on every run.
+mkdir -p "$tmp/mixed/pytorch"
+cp "$SOURCE_DIR"/data/pytorch/*.xml "$tmp/mixed/pytorch/"
+printf '<html><body>Just a moment...</body></html>\n' >"$tmp/mixed/pytorch/2026-10-09T000000Z.xml"
+printf 'not xml at all <<<' >"$tmp/mixed/pytorch/2026-10-10T000000Z.xml"
+rc=0
+"$BLOGSEARCH_INDEX" add --db "$tmp/mixed-db/db" "$tmp/mixed" >"$tmp/mixed.out" 2>&1 || rc=$?
+[ "$rc" -eq 3 ] || { cat "$tmp/mixed.out"; fail "add of 3 feeds and 2 non-feeds exited $rc, not 3"; }
+grep -q "3 snapshots copied into $tmp/mixed-db/archive" "$tmp/mixed.out" ||
+  { cat "$tmp/mixed.out"; fail "add did not say it kept 3 snapshots in the archive"; }
+[ "$(find "$tmp/mixed-db/archive" -type f | wc -l)" -eq 3 ] ||
+  fail "the archive holds $(find "$tmp/mixed-db/archive" -type f | wc -l) files, not the 3 feeds"
+grep -q "2026-10-09T000000Z.xml" "$tmp/mixed.out" && grep -q "$tmp/mixed/pytorch/2026-10-10T000000Z.xml" "$tmp/mixed.out" ||
+  { cat "$tmp/mixed.out"; fail "add did not name both bad files as given"; }
+rc=0
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/mixed-db/db" >"$tmp/mixed-rebuild.out" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || { cat "$tmp/mixed-rebuild.out"; fail "rebuild after an add with bad files exited $rc"; }
 
 [ "$failures" -eq 0 ] && echo "add_archive e2e: passed" || echo "add_archive e2e: $failures failed"
 [ "$failures" -eq 0 ]

@@ -56,16 +56,16 @@ rc=0
 "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/q.db" "$tmp/qfeed" >"$tmp/q.out" 2>"$tmp/q.err" || rc=$?
 [ ! -s "$tmp/q.out" ] && grep -q 'error' "$tmp/q.err" && [ "$rc" -eq 3 ] ||
   fail "add --quiet does not report the bad file on stderr with exit 3 and nothing else (exit $rc)"
-mkdir -p "$tmp/archive/feed"
-cp "$SOURCE_DIR/data/pytorch/"*.xml "$tmp/archive/feed/"
+mkdir -p "$tmp/snapshots/feed"
+cp "$SOURCE_DIR/data/pytorch/"*.xml "$tmp/snapshots/feed/"
 rc=0
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/r.db" "$tmp/archive" >/dev/null
-"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/r.db" --archive "$tmp/archive" >"$tmp/q.out" 2>&1 || rc=$?
+"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/r.db" "$tmp/snapshots" >/dev/null
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/r.db" --archive "$tmp/snapshots" >"$tmp/q.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$tmp/q.out" ] || fail "rebuild --quiet printed or failed (exit $rc)"
 pass "--quiet: warnings and errors only, whether or not anything changed"
 
 # ---- a damaged database -------------------------------------------------------------
-"$BLOGSEARCH_INDEX" add --db "$tmp/bad.db" --quiet "$tmp/archive" >/dev/null
+"$BLOGSEARCH_INDEX" add --db "$tmp/bad.db" --quiet "$tmp/snapshots" >/dev/null
 gen=$(awk '{print $2}' "$tmp/bad.db/XAPIANDB")
 size=$(stat -c %s "$tmp/bad.db/$gen/postlist.glass")
 head -c "$size" /dev/urandom >"$tmp/bad.db/$gen/postlist.glass"
@@ -73,7 +73,7 @@ rc=0
 "$BLOGSEARCH" --db "$tmp/bad.db" pytorch >/dev/null 2>"$tmp/damaged.err" || rc=$?
 [ "$rc" -eq 4 ] && grep -q "the database at $tmp/bad.db is damaged (.*); rebuild it from the snapshot archive: blogsearch-index rebuild --db $tmp/bad.db" "$tmp/damaged.err" &&
   ! grep -q 'create it with' "$tmp/damaged.err" || fail "blogsearch on a damaged database: exit $rc, $(cat "$tmp/damaged.err")"
-for cmd in "add $tmp/archive" "stats"; do
+for cmd in "add $tmp/snapshots" "stats"; do
   rc=0
   # shellcheck disable=SC2086
   "$BLOGSEARCH_INDEX" $cmd --db "$tmp/bad.db" >/dev/null 2>"$tmp/damaged.err" || rc=$?
@@ -81,7 +81,7 @@ for cmd in "add $tmp/archive" "stats"; do
     ! grep -q 'run again\|create it with' "$tmp/damaged.err" || fail "blogsearch-index ${cmd%% *} on a damaged database: exit $rc, $(cat "$tmp/damaged.err")"
 done
 rc=0
-"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/bad.db" --archive "$tmp/archive" 2>"$tmp/rebuild.err" || rc=$?
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/bad.db" --archive "$tmp/snapshots" 2>"$tmp/rebuild.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "rebuild of a damaged database failed (exit $rc): $(cat "$tmp/rebuild.err")"
 [ "$("$BLOGSEARCH" --db "$tmp/bad.db" --count pytorch)" -eq "$("$BLOGSEARCH" --db "$tmp/r.db" --count pytorch)" ] ||
   fail "the rebuilt database does not answer as one built from the same archive"
@@ -149,7 +149,7 @@ if BLOGSEARCH_DB="$tmp/nowhere" "$BLOGSEARCH" pytorch >/dev/null 2>&1; then fail
 "$BLOGSEARCH_INDEX" stats >"$tmp/stats.out" || fail "stats with config.toml's db failed"
 grep -Eq "^  db +$db  \[$conf:2\]$" "$tmp/stats.out" || fail "stats does not say db came from config.toml line 2: $(tail -9 "$tmp/stats.out")"
 grep -Eq "^  sort +date  \[$conf:3\]$" "$tmp/stats.out" || fail "stats does not say where sort came from"
-grep -Eq "^  archive +$XDG_DATA_HOME/blogsearch/archive  \[default\]$" "$tmp/stats.out" || fail "stats does not show the default archive"
+grep -Eq "^  archive +${db%/*}/archive  \[default\]$" "$tmp/stats.out" || fail "stats does not show the default archive, beside config.toml's db: $(grep archive "$tmp/stats.out")"
 "$BLOGSEARCH_INDEX" stats --db "$tmp/q.db" | grep -Eq "^  db +$tmp/q.db  \[--db\]$" || fail "stats does not say --db won"
 BLOGSEARCH_ARCHIVE=/x "$BLOGSEARCH_INDEX" stats | grep -Eq '^  archive +/x  \[\$BLOGSEARCH_ARCHIVE\]$' || fail "stats does not name the environment"
 printf 'db = "%s"\nlimt = 5\n' "$db" >"$conf"
