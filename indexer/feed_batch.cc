@@ -17,6 +17,7 @@ constexpr std::size_t kReady = 1;
 
 std::string post_key(const Post& p, const std::string& feed_id) {
   if (!p.id.empty()) return p.id;
+  if (!p.id_link.empty()) return p.id_link;
   if (!p.link.empty()) return p.link;
   std::string basis = feed_id + '\n' + p.title + '\n' + (p.published ? std::to_string(*p.published) : "");
   return "urn:blogsearch:" + schema::hex64(XXH3_64bits(basis.data(), basis.size()));

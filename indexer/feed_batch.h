@@ -36,8 +36,8 @@
 
 namespace blogsearch {
 
-// A post's identity: its id, else its link, else a hash of feed, title and
-// date.
+// A post's identity: its id, else its link (Post::id_link when the feed
+// wrote it relative), else a hash of feed, title and date.
 std::string post_key(const Post& p, const std::string& feed_id);
 
 // One appearance of a post.
