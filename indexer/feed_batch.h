@@ -69,7 +69,7 @@ struct FeedBatch {
   Time newest = 0;              // the newest snapshot, complete or not
   std::string newest_body;      // its body hash
   std::vector<AppliedSnapshot> snapshots;
-  // The last non-empty value the snapshots gave (feeds.toml's title first).
+  // The newest snapshot's values, where not empty (feeds.toml's title first).
   std::string title, link, url;
 };
 

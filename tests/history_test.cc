@@ -227,6 +227,26 @@ TEST_F(HistoryTest, RelativeLinkWithoutGuidIsOnePostFromEveryFeedUrl) {
   EXPECT_EQ(r["link"], "https://feeds.example.net/posts/relative.html");
 }
 
+// The feed's title in the posts' records is the newest snapshot's, whatever
+// order the snapshots came in (a backfill of older ones leaves it).
+TEST_F(HistoryTest, FeedTitleIsTheNewestSnapshots) {
+  std::string older = rss({kA}), newer = rss({kA});
+  older.replace(older.find("History Blog"), 12, "Old Title");
+  newer.replace(newer.find("History Blog"), 12, "New Title");
+  const std::string a = snapshot("f", 1, older), b = snapshot("f", 2, newer);
+  ingest({a, b});
+  const std::string forward = dump_database(db_);
+  EXPECT_EQ(record_of("a")["feed"]["title"], "New Title");
+  fs::remove_all(db_);
+  ingest({b});
+  ingest({a});
+  EXPECT_EQ(record_of("a")["feed"]["title"], "New Title");
+  EXPECT_EQ(dump_database(db_), forward);
+  fs::remove_all(db_);
+  ingest({b, a});
+  EXPECT_EQ(dump_database(db_), forward);
+}
+
 // Points 4 and 5: a post in two feeds, seen in the same second, is tagged
 // with both and its history does not depend on the order of the feeds.
 TEST_F(HistoryTest, TwoFeedsInTheSameSecond) {
