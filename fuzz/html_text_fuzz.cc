@@ -2,7 +2,8 @@
 //
 // Beyond "does not crash", checks the promises of html_text.h that the index
 // relies on: the text is valid UTF-8 and has no leading, trailing or doubled
-// spaces. A broken promise aborts, which libFuzzer reports as a crash.
+// spaces, and the same text whether the fast path or Gumbo made it. A
+// broken promise aborts, which libFuzzer reports as a crash.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -50,6 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view html(reinterpret_cast<const char*>(data), size);
   std::string text = blogsearch::html_to_text(html);
   if (!valid_utf8(text) || !collapsed(text)) std::abort();
+  // The fast path for simple markup must give what Gumbo's tree gives.
+  if (text != blogsearch::html_to_text_by_gumbo(html)) std::abort();
   std::string again = blogsearch::collapse_whitespace(html);
   if (!collapsed(again)) std::abort();
   return 0;

@@ -17,6 +17,7 @@ constexpr std::size_t kReady = 1;
 
 std::string post_key(const Post& p, const std::string& feed_id) {
   if (!p.id.empty()) return p.id;
+  if (!p.id_link.empty()) return p.id_link;
   if (!p.link.empty()) return p.link;
   std::string basis = feed_id + '\n' + p.title + '\n' + (p.published ? std::to_string(*p.published) : "");
   return "urn:blogsearch:" + schema::hex64(XXH3_64bits(basis.data(), basis.size()));
@@ -140,11 +141,16 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
   summary_.items_seen += static_cast<long>(parsed.posts.size());
 
   batch.snapshots.push_back({key, snap.path});
-  if (!snap.feed_title.empty()) batch.title = snap.feed_title;
-  else if (!parsed.title.empty()) batch.title = parsed.title;
-  if (!parsed.link.empty()) batch.link = parsed.link;
-  if (!snap.final_url.empty()) batch.url = snap.final_url;
-  if (batch.snapshots.size() == 1 || snap.observed >= batch.newest) {
+  // The feed's title, link and URL are the newest snapshot's, whatever
+  // order the snapshots came in.
+  const bool newest = batch.snapshots.size() == 1 || snap.observed >= batch.newest;
+  if (newest) {
+    if (!snap.feed_title.empty()) batch.title = snap.feed_title;
+    else if (!parsed.title.empty()) batch.title = parsed.title;
+    if (!parsed.link.empty()) batch.link = parsed.link;
+    if (!snap.final_url.empty()) batch.url = snap.final_url;
+  }
+  if (newest) {
     batch.newest = snap.observed;
     batch.newest_body = read.body_hash;
   }

@@ -36,8 +36,8 @@
 
 namespace blogsearch {
 
-// A post's identity: its id, else its link, else a hash of feed, title and
-// date.
+// A post's identity: its id, else its link (Post::id_link when the feed
+// wrote it relative), else a hash of feed, title and date.
 std::string post_key(const Post& p, const std::string& feed_id);
 
 // One appearance of a post.
@@ -69,7 +69,7 @@ struct FeedBatch {
   Time newest = 0;              // the newest snapshot, complete or not
   std::string newest_body;      // its body hash
   std::vector<AppliedSnapshot> snapshots;
-  // The last non-empty value the snapshots gave (feeds.toml's title first).
+  // The newest snapshot's values, where not empty (feeds.toml's title first).
   std::string title, link, url;
 };
 

@@ -13,6 +13,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -446,11 +447,17 @@ class Walker {
   // document's URL; else, when that is unknown, the feed's own link.
   // Absolute hrefs are returned as written unless they hold characters a
   // URL may not (ids fall back to links, so a valid link must not change).
+  // Inside an item, a relative href is also resolved against the feed's
+  // site link (when that is absolute) instead of the document's URL, for
+  // the post's identity (Post::id_link): every feed URL of a blog, and a
+  // snapshot whatever URL it was fetched from, then give one id.
   std::string resolve(const xmlNode* n, std::string href) {
     href = trim_copy(href);
     if (href.empty()) return href;
     if (has_scheme(href)) return needs_encoding(href) ? resolve_url(href, "") : href;
-    return resolve_url(href, base_at(n));
+    std::string url = resolve_url(href, base_at(n, false));
+    if (in_item_ && has_scheme(out_.link)) item_id_links_[url] = resolve_url(href, base_at(n, true));
+    return url;
   }
 
   // The xml:lang in scope at n (the innermost one), "" when none.
@@ -464,7 +471,7 @@ class Walker {
     return {};
   }
 
-  std::string base_at(const xmlNode* n) {
+  std::string base_at(const xmlNode* n, bool from_site_link = false) {
     std::vector<const xmlChar*> bases;  // innermost first
     for (const xmlNode* e = n; e != nullptr && e->type == XML_ELEMENT_NODE; e = e->parent) {
       for (const xmlAttr* a = e->properties; a; a = a->next) {
@@ -474,8 +481,11 @@ class Walker {
           bases.push_back(a->children->content);
         }
       }
+      // The site link already has the xml:base of the feed around the item.
+      if (from_site_link && e == item_node_) break;
     }
-    std::string base = has_scheme(options_.base_url) ? options_.base_url
+    std::string base = from_site_link                  ? out_.link
+                       : has_scheme(options_.base_url) ? options_.base_url
                        : has_scheme(out_.link)         ? out_.link
                                                        : std::string();
     for (auto it = bases.rbegin(); it != bases.rend(); ++it) {
@@ -568,6 +578,9 @@ class Walker {
   }
 
   Post read_item(const xmlNode* item) {
+    in_item_ = true;
+    item_node_ = item;
+    item_id_links_.clear();
     Draft d;
     d.about = trim_copy(attr(item, "about", Ns::kRdf));
     std::string dc_title;
@@ -615,6 +628,7 @@ class Walker {
     if (d.title.empty()) d.title = dc_title;
     if (d.title.empty()) d.title = std::move(d.media_title);
     if (!d.description.present) d.description = dc_description;
+    in_item_ = false;
     return finish(std::move(d));
   }
 
@@ -720,6 +734,8 @@ class Walker {
              : !d.alternate_html.empty() ? std::move(d.alternate_html)
                                          : std::move(d.alternate_any);
     if (p.link.empty() && id_is_link && is_web_address(p.id)) p.link = p.id;
+    if (p.id.empty())
+      if (auto it = item_id_links_.find(p.link); it != item_id_links_.end()) p.id_link = it->second;
     p.title = std::move(d.title);
     p.authors = std::move(d.authors);
     if (p.authors.empty() && atom_) p.authors = feed_authors_;  // RFC 4287 4.2.1
@@ -767,6 +783,10 @@ class Walker {
   std::vector<std::pair<const xmlNs*, Ns>> ns_cache_;
   std::vector<std::string> feed_authors_;
   std::string feed_language_;  // the channel's <language> or dc:language
+  bool in_item_ = false;
+  const xmlNode* item_node_ = nullptr;
+  // resolved link -> the same href resolved against the site link, this item
+  std::map<std::string, std::string> item_id_links_;
   bool atom_ = false;
   bool truncated_ = false;
   bool entity_limit_hit_ = false;

@@ -16,6 +16,11 @@ namespace blogsearch {
 
 std::string html_to_text(std::string_view html);
 
+// The same, always through Gumbo's tree: html_to_text() reads simple,
+// well-nested markup straight off its tokens instead, and must give the
+// same text (tests and the fuzzer compare the two).
+std::string html_to_text_by_gumbo(std::string_view html);
+
 // Collapses whitespace runs in already-plain text (same rules as above).
 std::string collapse_whitespace(std::string_view text);
 

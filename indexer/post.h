@@ -18,6 +18,10 @@ using Time = std::int64_t;
 struct Post {
   std::string id;      // guid / atom:id / rdf:about; "" when the feed has none
   std::string link;    // absolute URL (resolved against xml:base / feed link)
+  // Without an id, and when the feed wrote the link relative: the link
+  // resolved against the feed's site link rather than the document's URL,
+  // the same from every feed URL of the blog (feed_batch.h: post_key).
+  std::string id_link;
   std::string title;   // plain text
   std::vector<std::string> authors;
   std::vector<std::string> categories;

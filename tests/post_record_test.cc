@@ -129,6 +129,41 @@ TEST(PostHistory, EncodeThenDecodeGivesItBack) {
   EXPECT_EQ(format_time(300), "1970-01-01T00:05:00Z");
 }
 
+TEST(PostHistory, LaterTextsAreStoredAsDeltasAndComeBackWhole) {
+  PostHistory h;
+  VersionContent a;
+  a.text = std::string(200, 'x') + " caf\u00e9 " + std::string(200, 'y');
+  a.summary = a.text.substr(0, 100);
+  VersionContent b = a;
+  b.text = std::string(200, 'x') + " caf\u00ea " + std::string(200, 'y');  // é -> ê: a character's last byte differs
+  VersionContent c = b;
+  c.text = "short";  // nothing in common: stored whole
+  c.summary = "";
+  h.contents = {a, b, c};
+  h.versions = {{1, 1, 1, 0, {}, false, "f", ""}, {2, 2, 2, 1, {"text"}, false, "f", ""}, {3, 3, 3, 2, {"text"}, false, "f", ""}};
+  h.appearances = {{"f", {1, 2, 3}, {0, 1, 2}}};
+  const std::string data = encode_post_history(h);
+  EXPECT_NE(data.find("\"text_delta\""), std::string::npos);
+  EXPECT_NE(data.find("\"summary_delta\""), std::string::npos);
+  const std::string run(200, 'y');  // in the first text only: the second is a delta
+  EXPECT_NE(data.find(run), std::string::npos);
+  EXPECT_EQ(data.find(run), data.rfind(run));
+  PostHistory d = decode_post_history(data);
+  ASSERT_EQ(d.contents.size(), 3u);
+  EXPECT_EQ(d.contents[1].text, b.text);
+  EXPECT_EQ(d.contents[1].summary, b.summary);
+  EXPECT_EQ(d.contents[2].text, "short");
+  EXPECT_EQ(d.contents[2].summary, "");
+  EXPECT_EQ(encode_post_history(d), data);
+  // A delta that reaches past the text before it, or comes first, reads as empty.
+  PostHistory bad = decode_post_history(
+      R"({"contents":[{"text_delta":[0,0,"a"]},{"text":"abc"},{"text_delta":[2,2,"z"]},{"text_delta":[1,0,"z"]}]})");
+  ASSERT_EQ(bad.contents.size(), 4u);
+  EXPECT_EQ(bad.contents[0].text, "");
+  EXPECT_EQ(bad.contents[2].text, "");
+  EXPECT_EQ(bad.contents[3].text, "");  // the one before is empty
+}
+
 TEST(PostHistory, BadDataIsAnEmptyHistoryOrSkipsWhatIsBroken) {
   EXPECT_FALSE(decode_post_history("").ok);
   EXPECT_FALSE(decode_post_history("[1]").ok);
