@@ -396,24 +396,6 @@ bool fast_code_point_ok(std::uint32_t cp) {
   return (cp & 0xFFFE) != 0xFFFE;
 }
 
-void put_utf8(std::uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // The character reference at html[i] ('&'), with its semicolon: its code
 // point and length, or 0 when the fast path does not know it.
 std::size_t fast_reference(std::string_view html, std::size_t i, std::uint32_t& cp) {
@@ -492,7 +474,7 @@ std::optional<std::string> fast_text(std::string_view html) {
         const std::size_t len = fast_reference(html, i, cp);
         if (len == 0) return std::nullopt;
         piece.clear();
-        put_utf8(cp, piece);
+        utf8::append(piece, cp);
         sink.append(piece);
         i += len;
       } else {
@@ -603,7 +585,7 @@ std::optional<std::string> fast_text(std::string_view html) {
           std::uint32_t cp = 0;
           const std::size_t len = fast_reference(value, amp, cp);
           if (len == 0) return std::nullopt;
-          put_utf8(cp, *alt);
+          utf8::append(*alt, cp);
           v = amp + len;
         }
       }

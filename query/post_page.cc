@@ -14,7 +14,6 @@ namespace blogsearch {
 
 namespace {
 
-constexpr int kMaxRetries = 5;
 constexpr unsigned kMaxRelated = 20;
 constexpr unsigned kMaxRelatedTerms = 50;
 
@@ -57,16 +56,8 @@ std::optional<PostPage> Searcher::post_page(const PostPageRequest& request) {
   for (int attempt = 0;; ++attempt) {
     try {
       return post_page_once(request);
-    } catch (const Xapian::DatabaseModifiedError& e) {
-      if (attempt >= kMaxRetries)
-        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
-      reopen();
-    } catch (const Xapian::NetworkError& e) {
-      throw DatabaseUnavailable(shard_failure(e));
-    } catch (const Xapian::DatabaseCorruptError& e) {
-      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
-    } catch (const Xapian::Error& e) {
-      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    } catch (...) {
+      on_read_error(attempt);
     }
   }
 }

@@ -465,17 +465,25 @@ std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
   for (int attempt = 0;; ++attempt) {
     try {
       return find_post_once(id_or_url);
-    } catch (const Xapian::DatabaseModifiedError& e) {
-      if (attempt >= kMaxRetries)
-        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
-      reopen();
-    } catch (const Xapian::NetworkError& e) {
-      throw DatabaseUnavailable(shard_failure(e));
-    } catch (const Xapian::DatabaseCorruptError& e) {
-      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
-    } catch (const Xapian::Error& e) {
-      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    } catch (...) {
+      on_read_error(attempt);
     }
+  }
+}
+
+void Searcher::on_read_error(int attempt) {
+  try {
+    throw;
+  } catch (const Xapian::DatabaseModifiedError& e) {
+    if (attempt >= kMaxRetries)
+      throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
+    reopen();
+  } catch (const Xapian::NetworkError& e) {
+    throw DatabaseUnavailable(shard_failure(e));
+  } catch (const Xapian::DatabaseCorruptError& e) {
+    throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
+  } catch (const Xapian::Error& e) {
+    throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
   }
 }
 
@@ -485,16 +493,8 @@ PostHistory Searcher::post_history(Xapian::docid docid) {
       return read_post_history(db_.get_document(docid));
     } catch (const Xapian::DocNotFoundError&) {
       return PostHistory{};
-    } catch (const Xapian::DatabaseModifiedError& e) {
-      if (attempt >= kMaxRetries)
-        throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
-      reopen();
-    } catch (const Xapian::NetworkError& e) {
-      throw DatabaseUnavailable(shard_failure(e));
-    } catch (const Xapian::DatabaseCorruptError& e) {
-      throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
-    } catch (const Xapian::Error& e) {
-      throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
+    } catch (...) {
+      on_read_error(attempt);
     }
   }
 }

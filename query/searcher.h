@@ -139,6 +139,11 @@ class Searcher {
   std::optional<PostRecord> find_by_link_key(const std::string& url);
   Xapian::Database with_spelling_data() const;
   std::string shard_failure(const Xapian::NetworkError& e) const;
+  // Called in a catch (...) of a read that is tried again: reopens the
+  // database when it moved under the read (five times at most), and
+  // otherwise rethrows the error as DatabaseUnavailable (Xapian's) or as
+  // it is (anything else).
+  void on_read_error(int attempt);
 
   void open();
 

@@ -233,6 +233,59 @@ else
   echo "note: $pytorch not found; the real-snapshot import was not run"
 fi
 
+# ---- import-git after fetch: the database of the other order -------------------
+# Issue 15's rule: a feed fetched live and then backfilled from its git
+# history gives the database that the history and then the fetched snapshot
+# give. Both databases share one archive, so the snapshots' paths agree.
+if command -v lighttpd >/dev/null && command -v curl >/dev/null; then
+  # shellcheck source=fetch.d/server.sh
+  source "$SOURCE_DIR/tests/e2e/fetch.d/server.sh"
+  trap 'server_stop; rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/www"
+  items 5 7 edited  # the live feed now: post 7 new, 4 gone
+  cp "$feed" "$tmp/www/feed.xml"
+  git -C "$repo" checkout -q -- . 2>/dev/null || true
+  server_start "$tmp/srv" "$tmp/www"
+  printf '[[feed]]\nid = "test-feed"\nurl = "%s/feed.xml"\n' "$BASE" >"$tmp/order.toml"
+  both=$tmp/order-archive
+  run() { BLOGSEARCH_ARCHIVE=$both "$BLOGSEARCH_INDEX" "$@" >>"$tmp/order.out" 2>&1 || fail "$*: exit $?"; }
+  run fetch --quiet --config "$tmp/order.toml" --db "$tmp/late"
+  run import-git "$repo" --path raw/test-feed/response.xml --quiet --db "$tmp/late"
+  run import-git "$repo" --path raw/test-feed/response.xml --quiet --db "$tmp/early"
+  fetched=$(grep -L gitCommit "$both"/test-feed/*.headers.json | sed 's/\.headers\.json$/.xml/')
+  [ "$(echo "$fetched" | wc -l)" -eq 1 ] && [ -f "$fetched" ] || fail "fetch did not archive one snapshot: '$fetched'"
+  run add --quiet --db "$tmp/early" "$fetched"
+  server_stop
+  sed 's/^/  | /' "$tmp/order.out"
+  /usr/bin/python3 - "$tmp/late" "$tmp/early" "$BLOGSEARCH" <<'PY' || fail "fetch then import-git differs from import-git then the fetched snapshot"
+import json, subprocess, sys, xapian
+late, early, cli = sys.argv[1:4]
+def posts(path):
+    db = xapian.Database(path)
+    ids = sorted(t.term.decode()[1:] for t in db.allterms("Q"))
+    out = {}
+    for i in ids:
+        shown = json.loads(subprocess.run([cli, "show", "--db", path, "--format", "json", i],
+                                          check=True, capture_output=True, text=True).stdout)
+        shown.pop("docid")  # the order documents were added in
+        # Known gap (docs/history.md): a post that left the feed keeps the
+        # feed title and URL of the run that last wrote it.
+        shown["feed"] = shown["feed"]["id"]
+        out[i] = shown
+    return out
+a, b = posts(late), posts(early)
+assert a.keys() == b.keys(), (sorted(a), sorted(b))
+assert len(a) == 7, sorted(a)
+for i in a:
+    assert a[i] == b[i], (i, json.dumps(a[i])[:400], json.dumps(b[i])[:400])
+vers = {i: len(p["history"]) for i, p in a.items()}
+assert max(vers.values()) >= 2 and any(not p["in_feed"] for p in a.values()), (vers, {i: p["in_feed"] for i, p in a.items()})
+PY
+  pass "import-git after fetch: the same posts, versions, seen times, texts and in_feed as the other order"
+else
+  echo "note: lighttpd or curl missing; the fetch-then-import-git order was not checked"
+fi
+
 # ---- bad arguments --------------------------------------------------------------
 bad() {  # NAME REGEX ARGS...
   local name=$1 regex=$2
