@@ -11,6 +11,7 @@
 #include <chrono>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <regex>
@@ -775,6 +776,33 @@ TEST_F(CgiAppTest, JsonIsTheCliModel) {
   want.erase("elapsed_ms");
   EXPECT_EQ(got, want);
   EXPECT_EQ(got["results"].size(), 3u);
+}
+
+// Issue 16, point 10: a post from before 1970 gets a month bar, and the
+// link the page gives for that month searches it (it answered 400).
+TEST_F(CgiAppTest, MonthLinksBefore1970Search) {
+  fs::create_directories(dir_ / "in" / "old-news");
+  {
+    std::ofstream feed(dir_ / "in" / "old-news" / "2026-10-01T000000Z.xml");
+    feed << "<rss version=\"2.0\"><channel><title>Old news</title><link>https://old.example.org/</link>"
+            "<item><title>Moon landing</title><link>https://old.example.org/moon</link>"
+            "<pubDate>Sun, 20 Jul 1969 20:17:40 GMT</pubDate><description>Tranquility base here.</description></item>"
+            "<item><title>Moon again</title><link>https://old.example.org/apollo12</link>"
+            "<pubDate>Wed, 19 Nov 1969 06:54:35 GMT</pubDate><description>Ocean of storms.</description></item>"
+            "</channel></rss>\n";
+  }
+  ingest({(dir_ / "in").string()});
+  CgiApp app(quiet());
+  const Response page = app.handle(env("q=moon"));
+  ASSERT_EQ(page.status, 200) << page.body;
+  const std::string link = "href=\"?q=moon&amp;since=1969-07&amp;until=1969-07\"";
+  ASSERT_NE(page.body.find(link), std::string::npos) << "no link for July 1969";
+  const Response month = app.handle(env("q=moon&since=1969-07&until=1969-07&format=json"));
+  ASSERT_EQ(month.status, 200) << month.body;
+  const auto j = nlohmann::json::parse(month.body);
+  ASSERT_EQ(j["results"].size(), 1u);
+  EXPECT_EQ(j["results"][0]["title"], "Moon landing");
+  EXPECT_EQ(app.handle(env("q=moon+date:1969-11")).status, 200);
 }
 
 // Issue 15, point 12: results carry no history unless asked (history=1).
