@@ -173,10 +173,7 @@ int run_show(int argc, char** argv, int at) {
       write_post_text(std::cout, post, &named.history);
     }
     return kExitMatches;
-  } catch (const DatabaseUnavailable& e) {
-    std::cerr << "blogsearch: " << e.what() << "\n";
-    return kExitDatabase;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // DatabaseUnavailable and the rest: one line
     std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitDatabase;
   }
@@ -245,10 +242,7 @@ int run_diff(int argc, char** argv, int at) {
       write_version_diff(std::cout, *named.post, d, colour, context);
     }
     return kExitMatches;
-  } catch (const DatabaseUnavailable& e) {
-    std::cerr << "blogsearch: " << e.what() << "\n";
-    return kExitDatabase;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // DatabaseUnavailable and the rest: one line
     std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitDatabase;
   }
@@ -394,10 +388,7 @@ int run(int argc, char** argv) {
   } catch (const QueryError& e) {
     report_query_error(e);
     return kExitUsage;
-  } catch (const DatabaseUnavailable& e) {
-    std::cerr << "blogsearch: " << e.what() << "\n";
-    return kExitDatabase;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // DatabaseUnavailable and the rest: one line
     std::cerr << "blogsearch: " << e.what() << "\n";
     return kExitDatabase;
   }
