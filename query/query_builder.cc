@@ -627,7 +627,16 @@ struct QueryBuilder::Parser {
       seen.push_back(std::move(d));
       parts.push_back(std::move(other));
     }
-    return parts.size() == 1 ? q : Xapian::Query(op, parts.begin(), parts.end());
+    if (parts.size() == 1) return q;
+    if (op != Xapian::Query::OP_MAX || db.size() < 2) return Xapian::Query(op, parts.begin(), parts.end());
+    // Over several shards, Xapian 1.4.22 crashes (MaxPostList::
+    // recalc_maxweight) once a page is full when one shard holds none of
+    // an OP_MAX's terms. A weightless match-all among its parts keeps every
+    // shard's OP_MAX alive; the filter by the parts keeps the matches and
+    // the weights exactly those of the parts alone.
+    Xapian::Query any(Xapian::Query::OP_OR, parts.begin(), parts.end());
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query::MatchAll, 0.0);
+    return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(op, parts.begin(), parts.end()), any);
   }
 
   void set_default_op(Xapian::Query::op op) {
