@@ -31,6 +31,7 @@
 #include "indexer/update.h"
 #include "indexer/user_config.h"
 #include "indexer/snapshot.h"
+#include "indexer/db_layout.h"
 #include "indexer/stats.h"
 #include "indexer/writer.h"
 #include "version.h"
@@ -46,6 +47,9 @@ enum Exit { kOk = 0, kInputError = 2, kPartial = 3, kLocked = 4 };
 constexpr const char* kWaitHelp =
     "Wait up to SECONDS for another writer to finish (default: wait in config.toml, else exit 4 at once)";
 constexpr const char* kQuietHelp = "Print warnings and errors only (no progress, no summary)";
+constexpr const char* kShardsHelp =
+    "Shards of a database this creates, written in parallel (default: one per core; an existing database keeps "
+    "its own: rebuild --shards changes it)";
 
 // Xapian 1.4 can throw from a destructor when a commit fails half-way (its
 // value-stream updater writes once more while unwinding, into a full disk),
@@ -146,6 +150,7 @@ struct AddArgs {
   bool quiet = false;
   double wait = 0;  // seconds to wait for another writer's lock
   Limits limits;
+  unsigned shards = 0;  // of a database this creates (rebuild: of the new one); 0 = default
 };
 
 // Messages to stderr, and a progress line there on a terminal.
@@ -218,7 +223,7 @@ int run_add(const AddArgs& args) {
   args.limits.apply(options);
   const std::string archive = resolve_archive_path(args.archive, db_path);
   try {
-    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
     // Into the archive first, under the writer's lock as fetch does: what
     // is indexed is then always in the archive, for rebuild to find.
     ArchiveCopy copy;
@@ -269,7 +274,7 @@ int run_rebuild(const AddArgs& args) {
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
   args.limits.apply(options);
   try {
-    IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options); });
+    IngestSummary s = with_lock_wait(args.wait, [&] { return rebuild_database(db_path, snapshots, options, args.shards); });
     console.clear();
     if (!args.quiet) {
       print_summary(s);
@@ -289,6 +294,7 @@ struct FetchArgs {
   double wait = 0;
   FetchOptions fetch;  // its max_body_bytes is the limit on bodies
   std::size_t max_items = ParseOptions().max_items;
+  unsigned shards = 0;
 };
 
 int run_fetch(const FetchArgs& args) {
@@ -318,7 +324,7 @@ int run_fetch(const FetchArgs& args) {
   Limits{args.fetch.max_body_bytes, args.max_items}.apply(options.ingest);
   try {
     UpdateSummary s = update_feeds(db_path, feeds, options, [&] {
-      return with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+      return with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
     });
     for (const auto& f : s.feeds) {
       if (f.result == "failed")
@@ -428,6 +434,10 @@ int run_stats(const std::string& db_option, const std::vector<std::pair<std::str
     std::printf("documents  %ld\n", st.documents);
     std::printf("size       %.1f MB\n", static_cast<double>(st.size_bytes) / 1e6);
     std::printf("schema     %d\n", st.schema_version);
+    std::printf("layout     %s\n", st.layout.c_str());
+    std::printf("shards     %zu\n", st.shards.size());
+    for (std::size_t i = 0; i < st.shards.size(); ++i)
+      std::printf("  %zu  %ld documents  %s\n", i, st.shards[i].documents, st.shards[i].path.c_str());
     std::printf("feeds      %zu\n", st.feeds.size());
     for (const auto& f : st.feeds) {
       std::printf("\n  %s%s%s\n", f.id.c_str(), f.title.empty() ? "" : "  ", f.title.c_str());
@@ -462,6 +472,7 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
 
   // CLI::PositiveNumber's message prints the largest double as its bound.
+  const CLI::Validator shard_range = CLI::Range(1u, kMaxShards);
   const CLI::Validator at_least_one(
       [](std::string& value) {
         bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
@@ -497,6 +508,7 @@ int run(int argc, char** argv) {
   std::vector<std::pair<CLI::Option*, double*>> waits;
   waits.emplace_back(add->add_option("--wait", add_args.wait, kWaitHelp), &add_args.wait);
   limits(add, add_args.limits);
+  add->add_option("--shards", add_args.shards, kShardsHelp)->check(shard_range);
 
   FetchArgs fetch_args;
   auto* fetch = app.add_subcommand("fetch", "Fetch the feeds in feeds.toml, archive new snapshots and index them");
@@ -519,6 +531,7 @@ int run(int argc, char** argv) {
       ->capture_default_str()->check(at_least_one);
   fetch->add_option("--max-items", fetch_args.max_items, "Read at most N items of a snapshot (the rest skipped with a warning)")
       ->capture_default_str()->check(at_least_one);
+  fetch->add_option("--shards", fetch_args.shards, kShardsHelp)->check(shard_range);
 
   AddArgs rebuild_args;
   std::string rebuild_archive;
@@ -529,6 +542,10 @@ int run(int argc, char** argv) {
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, kQuietHelp);
   waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
   limits(rebuild, rebuild_args.limits);
+  rebuild->add_option("--shards", rebuild_args.shards,
+                      "Shards of the rebuilt database (default: as many as it has now; one per core for a "
+                      "database from before shards)")
+      ->check(shard_range);
 
   ImportGitArgs git_args;
   auto* import_git = app.add_subcommand(

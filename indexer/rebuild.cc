@@ -2,6 +2,7 @@
 #include "indexer/rebuild.h"
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <filesystem>
 #include <thread>
@@ -13,12 +14,41 @@
 
 namespace blogsearch {
 
+namespace fs = std::filesystem;
+
 namespace {
 constexpr std::chrono::milliseconds kReaderGrace{1500};
+
+// Compacts each shard of a generation (Xapian::Database::compact, full
+// compaction), all side by side, each into a copy that then replaces it.
+// Throws what Xapian throws, or std::runtime_error.
+void compact_shards(const std::vector<std::string>& shards) {
+  std::vector<std::exception_ptr> errors(shards.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        const std::string& shard = shards[i];
+        const std::string out = shard + ".compact";
+        Xapian::Database(shard).compact(out, Xapian::Compactor::FULL);
+        std::error_code ec;
+        fs::remove_all(shard, ec);
+        if (!ec) fs::rename(out, shard, ec);
+        if (ec) throw std::runtime_error("cannot replace " + shard + " by its compacted copy: " + ec.message());
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 }  // namespace
 
 IngestSummary rebuild_database(const std::string& db_path, const std::vector<Snapshot>& snapshots,
-                               const IngestOptions& options) {
+                               const IngestOptions& options, unsigned shards) {
   // Holds the write lock for the whole rebuild. The database it replaces
   // may be of an older schema version: rebuilding is how it is upgraded.
   // A damaged database cannot be opened, and is what a rebuild is for:
@@ -34,14 +64,24 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
     throw DatabaseError("database " + db_path +
                         " was not created by blogsearch-index and cannot be switched atomically; "
                         "rebuild into a new --db instead");
+  if (shards == 0) {
+    // As many shards as the live database has (one per core when it is of
+    // the layout from before shards, or damaged past reading its stub).
+    try {
+      const Layout l = read_layout(db_path);
+      if (l.kind == Layout::Kind::kSharded) shards = static_cast<unsigned>(l.shards.size());
+    } catch (const std::runtime_error&) {
+    }
+  }
   std::string generation;
   try {
-    generation = new_generation(db_path);
+    generation = new_generation(db_path, shards);
   } catch (const std::runtime_error& e) {
     throw DatabaseError(e.what());
   }
   try {
     IngestSummary summary;
+    std::vector<std::string> shard_paths;
     {
       Writer fresh(generation);
       Xapian::WritableDatabase& to = fresh.database();
@@ -68,7 +108,9 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
       to.commit();
       summary = fresh.ingest(snapshots, options);
       to.commit();
+      shard_paths = fresh.shard_paths();
     }
+    compact_shards(shard_paths);
     switch_generation(db_path, generation);
     // A reader that read the old stub just before the rename still has to
     // open the old generation's tables; removing them at once makes its open

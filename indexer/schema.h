@@ -311,20 +311,39 @@ inline constexpr const char* kStubFile = "XAPIANDB";
 // a read replica of it (xapian-replicate) has a name that outlives rebuilds.
 inline constexpr const char* kSpellingStubFile = "SPELLINGDB";
 
-// The generation the stub in `db_path` names ("auto gen-..."); "" when there
-// is no stub or it names anything but a directory beside it. Never throws
-// except std::bad_alloc.
+// Beside them, one stub per shard ("SHARD-0" naming "gen-*/shard-0"), so
+// that xapian-tcpsrv and xapian-replicate can serve a shard by a name that
+// outlives rebuilds.
+inline constexpr const char* kShardStubPrefix = "SHARD-";
+// A generation's shards are the directories "shard-0" ... "shard-<K-1>".
+inline constexpr const char* kShardDirPrefix = "shard-";
+
+// The shard a post lives in, of `shards`: XXH3-64 (seed 0) of the post's id
+// (the string its kId term is made from, before any hashing of long ids),
+// modulo the number of shards. It depends on nothing but the id and K.
+inline unsigned shard_of(std::string_view post_id, unsigned shards) {
+  if (shards <= 1) return 0;
+  return static_cast<unsigned>(XXH3_64bits(post_id.data(), post_id.size()) % shards);
+}
+
+// The generation the stub in `db_path` names ("auto gen-..." or, for a
+// sharded database, "auto gen-.../shard-0" on its first line); "" when
+// there is no stub or it names anything but a directory beside it. Never
+// throws except std::bad_alloc.
 inline std::string live_generation(const std::string& db_path) {
   std::ifstream stub(db_path + "/" + kStubFile);
   std::string kind, generation;
-  if (stub >> kind >> generation && kind == "auto" && generation.find('/') == std::string::npos &&
-      generation != "." && generation != "..")
-    return generation;
-  return {};
+  if (!(stub >> kind >> generation) || kind != "auto") return {};
+  if (const std::size_t slash = generation.find('/'); slash != std::string::npos) {
+    if (generation.compare(slash + 1, std::string::npos, std::string(kShardDirPrefix) + "0") != 0) return {};
+    generation.resize(slash);
+  }
+  if (generation.empty() || generation == "." || generation == "..") return {};
+  return generation;
 }
 
 // Spelling data ("did you mean") is a glass database of its own in the
-// subdirectory "spelling" of the live database directory, so that it can be
+// subdirectory "spelling" of the live generation (one for all shards), so that it can be
 // written by another thread than the documents. Databases written before it
 // was moved hold their spelling data in the main database: readers use
 // both. Returns the path for `db_path` (a database directory, or one

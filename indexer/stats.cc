@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "indexer/database_error.h"
+#include "indexer/db_layout.h"
 #include "indexer/date.h"
 #include "indexer/schema.h"
 #include "record/feed_meta.h"
@@ -45,6 +46,18 @@ DatabaseStats read_stats(const std::string& path, bool with_ranges) {
   DatabaseStats stats;
   stats.path = path;
   try {
+    Layout layout;
+    try {
+      layout = read_layout(path);
+    } catch (const std::runtime_error& e) {
+      throw DatabaseError("cannot read database " + path + ": " + e.what());
+    }
+    stats.layout = layout.kind == Layout::Kind::kSharded ? "sharded"
+                   : layout.kind == Layout::Kind::kSingle ? "single (from before shards: rebuild upgrades it)"
+                                                          : "plain";
+    if (layout.shards.empty()) layout.shards = {path};
+    for (const auto& shard : layout.shards)
+      stats.shards.push_back({shard, static_cast<long>(Xapian::Database(shard).get_doccount())});
     Xapian::Database db(path);
     stats.documents = static_cast<long>(db.get_doccount());
     stats.schema_version = std::atoi(db.get_metadata(schema::kMetaSchemaVersion).c_str());

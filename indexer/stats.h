@@ -21,15 +21,25 @@ struct FeedStats {
   long consecutive_failures = 0;
 };
 
-struct DatabaseStats {
+struct ShardStats {
   std::string path;
   long documents = 0;
+};
+
+struct DatabaseStats {
+  std::string path;
+  long documents = 0;  // over all shards
+  // The shards (db_layout.h), shard 0 first; one for the layout from before
+  // shards and for a database that is not blogsearch's.
+  std::vector<ShardStats> shards;
+  std::string layout;  // "sharded", "single" (before shards), "plain"
   long long size_bytes = 0;
   int schema_version = 0;
   std::vector<FeedStats> feeds;
 };
 
-// Opens `path` read-only. Throws DatabaseError (writer.h) when it cannot.
+// Opens `path` read-only (all shards together: counts are summed, metadata
+// is shard 0's). Throws DatabaseError (writer.h) when it cannot.
 // Without `with_ranges` only the metadata and post counts are read (no
 // in-feed counts, date ranges or size, which read every post).
 DatabaseStats read_stats(const std::string& path, bool with_ranges = true);

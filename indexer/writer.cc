@@ -3,12 +3,21 @@
 // A run is processed feed by feed. Every snapshot is read, hashed, parsed,
 // stripped and merged into its feed's batch on other threads
 // (feed_batch.h), the next feeds while this thread writes the one before.
-// For each post of a batch this thread reads what the database holds of
-// it; worker threads merge that with the batch's appearances, replay them
-// (replay.h) and build the document (document_builder.h) while this thread
-// adds the documents before. Each post is written once per batch, so a
+// For each post of a batch this thread reads what its shard holds of it
+// (once every shard has written the batch before); worker threads merge
+// that with the batch's appearances, replay them (replay.h) and build the
+// document (document_builder.h); this thread hands each document to its
+// shard's thread (shard_thread.h), which adds or replaces it while the
+// other shards write theirs. Each post is written once per batch, so a
 // backfill of thousands of snapshots stays close to the cost of parsing
 // them.
+//
+// The metadata (feeds, snapshots ingested, schema version) lives in shard 0
+// and is kept in memory until a commit: every shard commits its documents
+// first, then shard 0 gets the metadata and commits again. A kill between
+// the two leaves documents whose snapshots are not marked ingested; the
+// next run ingests those snapshots again, and since replay counts an
+// appearance once, it ends where an uninterrupted run would.
 #include "indexer/writer.h"
 
 #include <sys/statvfs.h>
@@ -31,6 +40,7 @@
 #include "indexer/ordered_pool.h"
 #include "indexer/replay.h"
 #include "indexer/schema.h"
+#include "indexer/shard_thread.h"
 #include "indexer/spelling_writer.h"
 #include "record/feed_meta.h"
 #include "record/post_record.h"
@@ -94,7 +104,8 @@ struct Made {
 
 struct Writer::Impl {
   std::string path;
-  Xapian::WritableDatabase db;
+  Layout layout;
+  std::vector<std::unique_ptr<ShardThread>> shards;
   bool wrote_lock_info = false;
   bool other_schema = false;  // opened with AnySchema and not of ours
 
@@ -108,6 +119,30 @@ struct Writer::Impl {
   // only between batches.
   std::map<std::string, FeedMeta> feeds;
   std::map<std::string, Time> newest;  // feed id -> newest complete snapshot
+  // Metadata of the open transaction, stored in shard 0 at its commit:
+  // snapshot keys -> archive files, and the feeds changed.
+  std::map<std::string, std::string> pending_snapshots;
+  std::map<std::string, FeedMeta> pending_feeds;
+
+  unsigned shard_count() const { return static_cast<unsigned>(shards.size()); }
+  ShardThread& shard_for(const std::string& key) { return *shards[schema::shard_of(key, shard_count())]; }
+  // Shard 0's database, which holds the metadata: only while the shards
+  // are idle (after drain()).
+  Xapian::WritableDatabase& meta() { return shards[0]->database(); }
+
+  // Waits until every shard has run what it was given; then rethrows the
+  // first failure of any.
+  void drain() {
+    std::exception_ptr first;
+    for (auto& s : shards) {
+      try {
+        s->wait();
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
+  }
 
   IngestSummary* summary = nullptr;
   const IngestOptions* options = nullptr;
@@ -115,22 +150,32 @@ struct Writer::Impl {
   FeedMeta& feed_meta(const std::string& id) {
     auto it = feeds.find(id);
     if (it != feeds.end()) return it->second;
-    FeedMeta f = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + id), id);
+    FeedMeta f = decode_feed_meta(meta().get_metadata(schema::kMetaFeedPrefix + id), id);
     if (f.newest_complete) newest[id] = *f.newest_complete;
     return feeds.emplace(id, std::move(f)).first->second;
   }
 
-  void store_feed(const FeedMeta& f) {
-    // Keys other commands store (fetch state) are kept: read them again.
-    FeedMeta now = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + f.id), f.id);
-    FeedMeta out = f;
-    out.fetch = now.fetch;
-    out.other = now.other;
-    db.set_metadata(schema::kMetaFeedPrefix + f.id, encode_feed_meta(out));
+  // Writes the metadata of the open transaction to shard 0 (idle).
+  void store_metadata() {
+    Xapian::WritableDatabase& db = meta();
+    for (const auto& [key, file] : pending_snapshots) db.set_metadata(key, file);
+    for (const auto& [id, f] : pending_feeds) {
+      // Keys other commands store (fetch state) are kept: read them again.
+      FeedMeta now = decode_feed_meta(db.get_metadata(schema::kMetaFeedPrefix + id), id);
+      FeedMeta out = f;
+      out.fetch = now.fetch;
+      out.other = now.other;
+      db.set_metadata(schema::kMetaFeedPrefix + id, encode_feed_meta(out));
+    }
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    pending_snapshots.clear();
+    pending_feeds.clear();
   }
 
+  // What the post's shard holds of it (the shards idle).
   Stored load(const std::string& key) {
     Stored s;
+    Xapian::WritableDatabase& db = shard_for(key).database();
     const std::string term = schema::id_term(key);
     Xapian::PostingIterator pit = db.postlist_begin(term);
     if (pit == db.postlist_end(term)) return s;
@@ -142,9 +187,14 @@ struct Writer::Impl {
     return s;
   }
 
-  // The archive file of a feed's snapshot at `t`, from its metadata key.
+  // The archive file of a feed's snapshot at `t`, from its metadata key
+  // (the shards idle).
   std::string snapshot_file(const std::string& feed, Time t) {
     const std::string prefix = schema::snapshot_key_prefix(feed, t);
+    if (auto p = pending_snapshots.lower_bound(prefix);
+        p != pending_snapshots.end() && p->first.compare(0, prefix.size(), prefix) == 0)
+      return p->second;
+    Xapian::WritableDatabase& db = meta();
     auto it = db.metadata_keys_begin(prefix);
     return it == db.metadata_keys_end(prefix) ? std::string() : db.get_metadata(*it);
   }
@@ -250,7 +300,8 @@ struct Writer::Impl {
   }
 
   // Posts of `feed` shown in the feed that this batch does not hold: when
-  // the feed's newest snapshot moves on, each may have left it.
+  // the feed's newest snapshot moves on, each may have left it (the shards
+  // idle).
   std::vector<std::string> maybe_dropped(const std::string& feed, const FeedBatch& batch) {
     std::unordered_set<std::string> in_batch;
     for (const auto& p : batch.posts) in_batch.insert(p.key);
@@ -258,20 +309,37 @@ struct Writer::Impl {
     const std::string feed_term = schema::exact_term(schema::kFeed, feed);
     const std::string yes = std::string(schema::kInFeed) + "yes";
     Xapian::Query q(Xapian::Query::OP_FILTER, Xapian::Query(feed_term), Xapian::Query(yes));
-    Xapian::Enquire enquire(db);
-    enquire.set_query(q);
-    enquire.set_weighting_scheme(Xapian::BoolWeight());
-    enquire.set_docid_order(Xapian::Enquire::ASCENDING);
-    Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      std::string key = parse_post_record(it.get_document().get_value(schema::kSlotRecord), *it).id;
-      if (!key.empty() && !in_batch.count(key)) keys.push_back(std::move(key));
+    for (auto& shard : shards) {
+      Xapian::WritableDatabase& db = shard->database();
+      Xapian::Enquire enquire(db);
+      enquire.set_query(q);
+      enquire.set_weighting_scheme(Xapian::BoolWeight());
+      enquire.set_docid_order(Xapian::Enquire::ASCENDING);
+      Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
+      for (auto it = mset.begin(); it != mset.end(); ++it) {
+        std::string key = parse_post_record(it.get_document().get_value(schema::kSlotRecord), *it).id;
+        if (!key.empty() && !in_batch.count(key)) keys.push_back(std::move(key));
+      }
     }
     return keys;
   }
 
+  // Hands a document to its post's shard.
+  void post_write(const std::string& key, Xapian::docid docid, Xapian::Document doc) {
+    // One handle of the document crosses to the shard's thread (Xapian's
+    // reference counts are not atomic).
+    auto owned = std::make_shared<Xapian::Document>(std::move(doc));
+    shard_for(key).post([docid, owned](Xapian::WritableDatabase& db) {
+      if (docid != 0) db.replace_document(docid, *owned);
+      else db.add_document(*owned);
+    });
+  }
+
   // Writes one feed's batch.
   void write_batch(FeedBatch& batch) {
+    // This thread reads the shards below: what they were given is written
+    // first (a post of this batch may have been in the one before).
+    drain();
     FeedMeta& feed = feed_meta(batch.feed_id);
     // Title, link and URL come from the feed's newest snapshot: a batch of
     // older ones (a backfill) leaves them.
@@ -306,6 +374,9 @@ struct Writer::Impl {
     OrderedPool<Made> pool(jobs.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
       return make(jobs[i], feed_id, generators[worker], words[worker]);
     });
+    // Documents that need snapshot files looked up in the metadata wait
+    // until the shards are idle again.
+    std::vector<std::pair<std::size_t, Made>> later;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       Made made;
       pool.next(made);
@@ -316,6 +387,15 @@ struct Writer::Impl {
       }
       if (!made.write) continue;
       if (!made.unknown_snapshots.empty()) {
+        later.emplace_back(i, std::move(made));
+        continue;
+      }
+      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc));
+      if (options->on_document_written) options->on_document_written();
+    }
+    if (!later.empty()) drain();
+    for (auto& [i, made] : later) {
+      {
         for (std::size_t v : made.unknown_snapshots) {
           Version& version = made.history.versions[v];
           version.snapshot = snapshot_file(version.feed, version.first_seen);
@@ -327,15 +407,14 @@ struct Writer::Impl {
           made.doc.add_value(schema::kSlotRecord, encode_post_record(rec));
         }
       }
-      if (jobs[i].stored.docid != 0) db.replace_document(jobs[i].stored.docid, made.doc);
-      else db.add_document(made.doc);
+      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc));
       if (options->on_document_written) options->on_document_written();
     }
     // Every job has been handed out, so the workers are done with `words`.
     for (auto& counts : words) spelling->add(std::move(counts));
-    for (const auto& s : batch.snapshots) db.set_metadata(s.key, s.path);
+    for (const auto& s : batch.snapshots) pending_snapshots[s.key] = s.path;
     feed.last_ingest = format_rfc3339(std::time(nullptr));
-    store_feed(feed);
+    pending_feeds[feed.id] = feed;
   }
 
   // Writes a batch. Batches share one transaction until it is
@@ -347,28 +426,39 @@ struct Writer::Impl {
     try {
       if (batch && !batch->feed_id.empty() && !(batch->posts.empty() && batch->snapshots.empty())) {
         if (!in_transaction) {
-          db.begin_transaction();
+          for (auto& s : shards) s->post([](Xapian::WritableDatabase& db) { db.begin_transaction(); });
           in_transaction = true;
           transaction_start = std::chrono::steady_clock::now();
         }
         write_batch(*batch);
-        db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
       }
       if (in_transaction &&
           (end_of_run || std::chrono::steady_clock::now() - transaction_start >= kCommitInterval)) {
-        in_transaction = false;
         spelling->commit();
-        db.commit_transaction();
+        // Every shard's documents, side by side; then the metadata saying
+        // which snapshots they hold.
+        for (auto& s : shards) s->post([](Xapian::WritableDatabase& db) { db.commit_transaction(); });
+        drain();
+        in_transaction = false;
+        store_metadata();
+        meta().commit();
         spelling->wait();
       }
     } catch (...) {
       // What this run changed in memory is as uncommitted as the database.
       feeds.clear();
       newest.clear();
+      pending_snapshots.clear();
+      pending_feeds.clear();
       try {
         spelling->cancel();
       } catch (const DatabaseError&) {
         // Reported below if it was the cause; the documents' error wins.
+      }
+      try {
+        drain();
+      } catch (...) {
+        // The first failure is the one being reported.
       }
       if (in_transaction) {
         in_transaction = false;
@@ -376,9 +466,11 @@ struct Writer::Impl {
         // transaction; cancel_transaction then throws InvalidOperationError,
         // which used to replace the real error ("No space left on device")
         // in the message the user sees.
-        try {
-          db.cancel_transaction();
-        } catch (const Xapian::InvalidOperationError&) {
+        for (auto& s : shards) {
+          try {
+            s->database().cancel_transaction();
+          } catch (const Xapian::Error&) {
+          }
         }
       }
       throw;
@@ -386,37 +478,58 @@ struct Writer::Impl {
   }
 };
 
-Writer::Writer(const std::string& path) : impl_(std::make_unique<Impl>()) { open(path, false); }
+Writer::Writer(const std::string& path, unsigned shards) : impl_(std::make_unique<Impl>()) {
+  open(path, false, shards);
+}
 
-Writer::Writer(const std::string& path, AnySchema) : impl_(std::make_unique<Impl>()) { open(path, true); }
+Writer::Writer(const std::string& path, AnySchema) : impl_(std::make_unique<Impl>()) { open(path, true, 0); }
 
-void Writer::open(const std::string& path, bool any_schema) {
+void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
   impl_->path = path;
+  Layout& layout = impl_->layout;
   try {
-    create_database_layout(path);
-    impl_->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OPEN);
+    create_database_layout(path, shards);
+    layout = read_layout(path);
   } catch (const std::runtime_error& e) {
     throw DatabaseError(e.what());
-  } catch (const Xapian::DatabaseLockError&) {
-    // Xapian reports a lock it could not even try to take (a read-only file
-    // system, no permission) as a lock error too: say what is wrong.
-    if (std::string why = why_not_writable(path); !why.empty()) {
-      throw DatabaseError("cannot write database " + path + ": " + why);
-    }
-    std::string holder;
-    std::ifstream info(fs::path(path) / kLockInfoFile);
-    std::getline(info, holder);
-    throw DatabaseLocked("database " + path + " is locked by another writer" +
-                         (holder.empty() ? std::string() : " (" + holder + ")") +
-                         "; wait for it to finish and run again");
-  } catch (const Xapian::DatabaseCorruptError& e) {
-    throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()));
-  } catch (const Xapian::Error& e) {
-    throw DatabaseError("cannot open database " + path + ": " + e.get_description() +
-                        " (--db must be a blogsearch database directory, or a new path to create one)");
   }
-  impl_->spelling = std::make_unique<SpellingWriter>(schema::spelling_db_path(path));
-  std::string version = impl_->db.get_metadata(schema::kMetaSchemaVersion);
+  if (layout.kind == Layout::Kind::kSingle && !any_schema)
+    throw DatabaseError("database " + path +
+                        " is in the layout from before shards (one database per generation); upgrade it with: "
+                        "blogsearch-index rebuild --db " + path);
+  const bool sharded = layout.kind == Layout::Kind::kSharded || layout.kind == Layout::Kind::kGeneration;
+  if (shards != 0 && sharded && shards != layout.shards.size())
+    throw DatabaseError("database " + path + " has " + std::to_string(layout.shards.size()) +
+                        " shards, not " + std::to_string(shards) +
+                        "; change that with: blogsearch-index rebuild --shards " + std::to_string(shards) +
+                        " --db " + path);
+  if (layout.kind == Layout::Kind::kNone || layout.kind == Layout::Kind::kPlain) layout.shards = {path};
+  if (layout.spelling.empty()) layout.spelling = schema::spelling_db_path(path);
+  for (const std::string& shard : layout.shards) {
+    try {
+      impl_->shards.push_back(std::make_unique<ShardThread>(
+          Xapian::WritableDatabase(shard, sharded ? Xapian::DB_OPEN : Xapian::DB_CREATE_OR_OPEN)));
+    } catch (const Xapian::DatabaseLockError&) {
+      // Xapian reports a lock it could not even try to take (a read-only
+      // file system, no permission) as a lock error too: say what is wrong.
+      if (std::string why = why_not_writable(path); !why.empty()) {
+        throw DatabaseError("cannot write database " + path + ": " + why);
+      }
+      std::string holder;
+      std::ifstream info(fs::path(path) / kLockInfoFile);
+      std::getline(info, holder);
+      throw DatabaseLocked("database " + path + " is locked by another writer" +
+                           (holder.empty() ? std::string() : " (" + holder + ")") +
+                           "; wait for it to finish and run again");
+    } catch (const Xapian::DatabaseCorruptError& e) {
+      throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()));
+    } catch (const Xapian::Error& e) {
+      throw DatabaseError("cannot open database " + path + ": " + e.get_description() +
+                          " (--db must be a blogsearch database directory, or a new path to create one)");
+    }
+  }
+  impl_->spelling = std::make_unique<SpellingWriter>(layout.spelling);
+  std::string version = impl_->meta().get_metadata(schema::kMetaSchemaVersion);
   impl_->other_schema = !version.empty() && version != std::to_string(schema::kSchemaVersion);
   if (impl_->other_schema && !any_schema)
     throw DatabaseError("database " + path + " has schema version " + version + ", this blogsearch writes " +
@@ -437,7 +550,11 @@ Writer::~Writer() {
   }
 }
 
-Xapian::WritableDatabase& Writer::database() { return impl_->db; }
+Xapian::WritableDatabase& Writer::database() { return impl_->meta(); }
+
+unsigned Writer::shard_count() const { return impl_->shard_count(); }
+
+const std::vector<std::string>& Writer::shard_paths() const { return impl_->layout.shards; }
 
 IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const IngestOptions& options) {
   if (impl_->other_schema)
@@ -452,7 +569,7 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   try {
     std::unordered_set<std::string> ingested;
     const std::string prefix = schema::kMetaSnapshotPrefix;
-    for (auto it = w.db.metadata_keys_begin(prefix); it != w.db.metadata_keys_end(prefix); ++it)
+    for (auto it = w.meta().metadata_keys_begin(prefix); it != w.meta().metadata_keys_end(prefix); ++it)
       ingested.insert(*it);
     {
       // The next feeds are read and merged while this thread writes.

@@ -11,10 +11,17 @@
 // text. A post missing from the newest snapshot of every feed that carries
 // it stays searchable with in_feed = false.
 //
-// Feeds' changes go into one transaction that is committed whenever it is
-// two seconds old and at the end of the run, always between feeds. A bad
-// file is logged and skipped; a failure while writing cancels the open
-// transaction and leaves what was committed before it.
+// The database is K shards (db_layout.h): a post is written to shard
+// schema::shard_of(its id, K), by a thread of that shard's own, so the
+// shards are written side by side.
+//
+// Feeds' changes go into one transaction per shard that is committed
+// whenever it is two seconds old and at the end of the run, always between
+// feeds: every shard's documents first, then the metadata in shard 0 that
+// records which snapshots were ingested. A kill at any point leaves a
+// database that the next run completes to what one uninterrupted run gives.
+// A bad file is logged and skipped; a failure while writing cancels the
+// open transactions and leaves what was committed before them.
 #pragma once
 
 #include <xapian.h>
@@ -31,13 +38,16 @@ namespace blogsearch {
 
 class Writer {
  public:
-  // Opens or creates the database at `path`. Throws DatabaseLocked when
-  // another process holds the write lock, DatabaseDamaged when it is
-  // corrupt, DatabaseError otherwise (also for a database of another schema
-  // version).
-  explicit Writer(const std::string& path);
-  // What a rebuild uses for the database it replaces: any schema version is
-  // opened, to hold the lock and read the feeds' metadata, never to ingest.
+  // Opens or creates the database at `path`, a new one with `shards`
+  // shards (0: db_layout.h's default). Throws DatabaseLocked when another
+  // process holds the write lock, DatabaseDamaged when it is corrupt,
+  // DatabaseError otherwise (also for a database of another schema version,
+  // in the layout from before shards, or of another number of shards than
+  // a non-zero `shards`).
+  explicit Writer(const std::string& path, unsigned shards = 0);
+  // What a rebuild uses for the database it replaces: any schema version
+  // and the layout from before shards are opened, to hold the lock and read
+  // the feeds' metadata, never to ingest.
   struct AnySchema {};
   Writer(const std::string& path, AnySchema);
   ~Writer();
@@ -50,10 +60,14 @@ class Writer {
   IngestSummary ingest(const std::vector<Snapshot>& snapshots,
                        const IngestOptions& options = {});
 
+  // Shard 0, which holds the metadata (feeds, fetch state). Not to be used
+  // during ingest().
   Xapian::WritableDatabase& database();
+  unsigned shard_count() const;
+  const std::vector<std::string>& shard_paths() const;  // shard 0 first
 
  private:
-  void open(const std::string& path, bool any_schema);
+  void open(const std::string& path, bool any_schema, unsigned shards);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -19,8 +19,16 @@ bool word_byte(unsigned char c) {
 // control bytes written as \xNN. An OP_MAX joins the parses of one text
 // in several languages (query_builder.h): wildcards are not stemmed, so
 // each parse holds the same ones, and only the parse with the most counts
-// (what the query costs is then at most the bound times the languages).
+// (what the query costs is then at most the bound times the languages,
+// twice that over several shards).
 void wildcard_patterns(const Xapian::Query& q, std::vector<std::string>& out) {
+  // Over several shards the parses are FILTER(MAX(parts, ...), OR(parts)):
+  // the filter repeats the parts.
+  if (q.get_type() == Xapian::Query::OP_FILTER && q.get_num_subqueries() == 2 &&
+      q.get_subquery(0).get_type() == Xapian::Query::OP_MAX) {
+    wildcard_patterns(q.get_subquery(0), out);
+    return;
+  }
   if (q.get_type() == Xapian::Query::OP_MAX) {
     std::vector<std::string> most;
     for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {

@@ -612,7 +612,8 @@ struct QueryBuilder::Parser {
   // parse (OP_MAX), so a word whose stems agree is not counted twice; a
   // post matches when it matches any parse, which is also what an
   // exclusion needs. Only this join uses OP_MAX (query_bounds.cc counts
-  // the wildcards of one parse). Spelling correction is asked of the
+  // the wildcards of one parse, also when over shards the OP_MAX is the
+  // left side of an OP_FILTER by the same parts). Spelling correction is asked of the
   // primary parser only. Throws Xapian::QueryParserError as parse_query
   // does.
   Xapian::Query parse(const std::string& text, unsigned flags) {
@@ -629,7 +630,17 @@ struct QueryBuilder::Parser {
       seen.push_back(std::move(d));
       parts.push_back(std::move(other));
     }
-    return parts.size() == 1 ? q : Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end());
+    if (parts.size() == 1) return q;
+    if (db.size() < 2) return Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end());
+    // Over several shards, Xapian 1.4.22 crashes (MaxPostList::
+    // recalc_maxweight) once a page is full when one shard holds none of
+    // an OP_MAX's terms. A weightless match-all among its parts keeps every
+    // shard's OP_MAX alive; the filter by the parts keeps the matches and
+    // the weights exactly those of the parts alone.
+    Xapian::Query any(Xapian::Query::OP_OR, parts.begin(), parts.end());
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query::MatchAll, 0.0);
+    return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end()),
+                         any);
   }
 
   void set_default_op(Xapian::Query::op op) {

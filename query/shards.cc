@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -110,8 +111,19 @@ void open_into(ShardSet& set, const std::string& path, int depth, const ShardOpt
   // A folder holding a stub of several shards, or of remote ones, may hold
   // their spelling data beside it (a blogsearch database's own stub names
   // one generation, whose spelling was found above).
-  if (stub != path && schema::live_generation(path).empty())
+  if (stub == path) return;
+  if (schema::live_generation(path).empty()) {
     if (const std::string spelling = path + "/spelling"; exists(spelling)) set.spelling_paths.push_back(spelling);
+    return;
+  }
+  // A blogsearch database: its shards share the generation's spelling data
+  // (the layout from before shards found it in its one database above).
+  const std::string spelling = schema::spelling_db_path(path);
+  if (exists(spelling) &&
+      std::find(set.spelling_paths.begin(), set.spelling_paths.end(), spelling) == set.spelling_paths.end() &&
+      std::find(set.spelling_paths.begin(), set.spelling_paths.end(),
+                fs::path(spelling).lexically_normal().string()) == set.spelling_paths.end())
+    set.spelling_paths.push_back(spelling);
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 // databases and hosts.
 //
 // A path names one of:
-//   - a blogsearch database directory, whose XAPIANDB stub names its live
-//     generation (indexer/db_layout.h): one shard;
+//   - a blogsearch database directory, whose XAPIANDB stub lists the
+//     shards of its live generation (indexer/db_layout.h), with one
+//     spelling database for all of them (the layout from before shards:
+//     one shard);
 //   - a glass database directory: one shard;
 //   - a stub (a file, or a directory holding XAPIANDB) in Xapian's stub
 //     format that lists shards, one a line: `auto PATH` (another of these,

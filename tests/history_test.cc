@@ -63,6 +63,7 @@ std::string stamp(int hours) {
 
 class HistoryTest : public ::testing::Test {
  protected:
+  static constexpr unsigned kShards = 3;
   void SetUp() override {
     root_ = fs::temp_directory_path() / ("blogsearch-history-" + std::to_string(::getpid()) + "-" +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -90,7 +91,8 @@ class HistoryTest : public ::testing::Test {
       EXPECT_TRUE(errors.empty()) << errors.front();
       snaps.insert(snaps.end(), one.begin(), one.end());
     }
-    Writer w(db.empty() ? db_ : db);
+    // Three shards, which is no machine's default here (one per core).
+    Writer w(db.empty() ? db_ : db, kShards);
     return w.ingest(snaps);
   }
 

@@ -409,6 +409,47 @@ TEST_F(WriterTest, BadFileIsReportedAndTheRestIngested) {
   EXPECT_EQ(messages[0].find('\n'), std::string::npos);
 }
 
+// A post lives in the shard of its id's hash (schema::shard_of), whatever
+// the order it came in; K is the database's from its creation.
+TEST_F(WriterTest, APostLivesInTheShardOfItsIdsHash) {
+  std::vector<Item> items;
+  for (int i = 0; i < 40; ++i)
+    items.push_back({"urn:post-" + std::to_string(i), "", "Post " + std::to_string(i), "<p>Words " + std::to_string(i) + ".</p>"});
+  const std::string path = snapshot("2026-09-02T01-00-00Z", rss(items));
+  std::vector<std::string> errors;
+  auto snaps = collect_snapshots({path}, "", errors);
+  std::vector<std::string> shards;
+  {
+    Writer w(db_, 3);
+    w.ingest(snaps);
+    ASSERT_EQ(w.shard_count(), 3u);
+    shards = w.shard_paths();
+  }
+  ASSERT_EQ(shards.size(), 3u);
+  long total = 0;
+  for (unsigned n = 0; n < shards.size(); ++n) {
+    Xapian::Database shard(shards[n]);
+    EXPECT_GT(shard.get_doccount(), 0u) << "shard " << n << " is empty";
+    for (auto t = shard.allterms_begin(schema::kId); t != shard.allterms_end(schema::kId); ++t) {
+      EXPECT_EQ(schema::shard_of((*t).substr(1), 3), n) << *t;
+      ++total;
+    }
+  }
+  EXPECT_EQ(total, 40);
+  // The metadata is shard 0's: searches read the feed through the stub.
+  EXPECT_FALSE(Xapian::Database(shards[0]).get_metadata(schema::kMetaFeedPrefix + std::string("testfeed")).empty());
+  EXPECT_TRUE(Xapian::Database(shards[1]).get_metadata(schema::kMetaFeedPrefix + std::string("testfeed")).empty());
+  // The hash is part of the format: these must never change (they would
+  // move posts between shards of existing databases).
+  EXPECT_EQ(schema::shard_of("urn:post-0", 7), 5u);
+  EXPECT_EQ(schema::shard_of("https://blog.example.org/a", 7), 5u);
+  EXPECT_EQ(schema::shard_of("anything", 1), 0u);
+  // An existing database keeps its K: asking for another is refused.
+  EXPECT_THROW(Writer(db_, 2), DatabaseError);
+  Writer again(db_, 3);
+  EXPECT_EQ(again.shard_count(), 3u);
+}
+
 TEST_F(WriterTest, SecondWriterIsToldTheDatabaseIsLocked) {
   Writer first(db_);
   try {

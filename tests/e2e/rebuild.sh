@@ -87,8 +87,8 @@ after_kill=$(count)
 [ "$(search rebuildtest)" -eq "$before" ] || fail "after kill -9 a search does not find every post"
 [ "$(search feedword07)" -eq 70 ] || fail "after kill -9 a search for one feed's word does not find its 70 posts"
 if command -v xapian-check >/dev/null; then
-  live=$(awk '{print $2}' "$db/XAPIANDB")
-  xapian-check "$db/$live" >"$tmp/check.txt" 2>&1 || fail "xapian-check reports damage after kill -9: $(tail -3 "$tmp/check.txt")"
+  # xapian-check reads the stub of shards: every shard of the live generation.
+  xapian-check "$db/XAPIANDB" >"$tmp/check.txt" 2>&1 || fail "xapian-check reports damage after kill -9: $(tail -3 "$tmp/check.txt")"
 fi
 [ "$(generations)" -eq 2 ] || fail "expected the killed rebuild's partial generation beside the live one"
 pass "kill -9 during rebuild: live database intact ($after_kill documents) and searchable"
