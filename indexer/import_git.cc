@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -168,6 +169,36 @@ std::vector<std::optional<std::string>> parse_batch(const std::string& out, std:
   return objects;
 }
 
+// What `git cat-file --batch-check` says of one name: a blob of `size`
+// bytes, or something else (a tree, nothing).
+struct ObjectInfo {
+  bool blob = false;
+  std::size_t size = 0;
+};
+
+std::vector<ObjectInfo> parse_batch_check(const std::string& out, std::size_t expected) {
+  std::vector<ObjectInfo> objects;
+  std::istringstream lines(out);
+  for (std::string line; objects.size() < expected && std::getline(lines, line);) {
+    // "<oid> <type> <size>", or "<name> missing" (the name may hold spaces).
+    ObjectInfo o;
+    std::istringstream header(line);
+    std::string oid, type;
+    std::size_t size = 0;
+    auto ends_with = [&](const std::string& tail) {
+      return line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    const bool missing = ends_with(" missing") || ends_with(" ambiguous");
+    if (!missing && header >> oid >> type >> size && type == "blob") {
+      o.blob = true;
+      o.size = size;
+    }
+    objects.push_back(o);
+  }
+  if (objects.size() != expected) throw ImportError("git cat-file --batch-check gave an answer that cannot be read");
+  return objects;
+}
+
 }  // namespace
 
 ImportGitResult import_git_history(const ImportGitOptions& options) {
@@ -218,34 +249,89 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
   result.versions = static_cast<long>(commits.size());
 
   const std::string headers_path = (folder.empty() ? std::string() : folder + "/") + "headers.json";
-  // Batches bound the memory held at once to a few hundred versions.
-  constexpr std::size_t kBatch = 200;
-  for (std::size_t first = 0; first < commits.size(); first += kBatch) {
-    const std::size_t last = std::min(commits.size(), first + kBatch);
-    std::string request;
-    for (std::size_t i = first; i < last; ++i)
-      request += commits[i].hash + ":" + path + "\n" + commits[i].hash + ":" + headers_path + "\n";
-    ProcessResult batch = run_process({options.git, "-C", repo, "cat-file", "--batch"}, request);
-    if (batch.status != 0) throw ImportError(repo + ": git cat-file failed: " + first_line(batch.err));
-    auto objects = parse_batch(batch.out, 2 * (last - first));
+  auto body_name = [&](std::size_t i) { return commits[i].hash + ":" + path; };
+  auto headers_name = [&](std::size_t i) { return commits[i].hash + ":" + headers_path; };
+
+  // The size and type of every version (and headers.json) first, so that
+  // no read holds more than kGitReadBytes and nothing over --max-body is
+  // read at all.
+  std::string request;
+  for (std::size_t i = 0; i < commits.size(); ++i) request += body_name(i) + "\n" + headers_name(i) + "\n";
+  ProcessResult check_sizes = run_process({options.git, "-C", repo, "cat-file", "--batch-check"}, request);
+  if (check_sizes.status != 0) throw ImportError(repo + ": git cat-file failed: " + first_line(check_sizes.err));
+  std::vector<ObjectInfo> info = parse_batch_check(check_sizes.out, 2 * commits.size());
+  check_sizes = ProcessResult();
+  auto readable = [&](const ObjectInfo& o) { return o.blob && o.size <= options.max_body_bytes; };
+
+  std::vector<Snapshot> chunk;
+  std::size_t chunk_bytes = 0;
+  const std::size_t chunk_versions = std::max<std::size_t>(1, options.chunk_versions);
+  auto hand_over = [&] {
+    if (chunk.empty()) return;
+    result.snapshots += static_cast<long>(chunk.size());
+    result.chunks++;
+    std::vector<Snapshot> out;
+    out.swap(chunk);
+    chunk_bytes = 0;
+    if (options.on_chunk) options.on_chunk(std::move(out), result.versions);
+  };
+
+  for (std::size_t first = 0; first < commits.size();) {
+    // The next commits whose versions fit in one read (at least one).
+    std::size_t last = first, bytes = 0;
+    request.clear();
+    std::vector<std::size_t> body_at, headers_at;  // index in `objects`, SIZE_MAX = not read
+    std::size_t requested = 0;
+    while (last < commits.size()) {
+      const ObjectInfo& b = info[2 * last];
+      const ObjectInfo& h = info[2 * last + 1];
+      std::size_t more = (readable(b) ? b.size : 0) + (readable(h) ? h.size : 0);
+      if (last > first && bytes + more > kGitReadBytes) break;
+      bytes += more;
+      body_at.push_back(SIZE_MAX);
+      headers_at.push_back(SIZE_MAX);
+      if (readable(b)) {
+        body_at.back() = requested++;
+        request += body_name(last) + "\n";
+      }
+      if (readable(h)) {
+        headers_at.back() = requested++;
+        request += headers_name(last) + "\n";
+      }
+      ++last;
+    }
+    std::vector<std::optional<std::string>> objects;
+    if (requested > 0) {
+      ProcessResult batch = run_process({options.git, "-C", repo, "cat-file", "--batch"}, request);
+      if (batch.status != 0) throw ImportError(repo + ": git cat-file failed: " + first_line(batch.err));
+      objects = parse_batch(batch.out, requested);
+    }
 
     for (std::size_t i = first; i < last; ++i) {
       const Commit& c = commits[i];
       const std::string label = repo + "@" + c.hash.substr(0, 12) + ":" + path;
-      const auto& body = objects[2 * (i - first)];
-      const auto& headers_text = objects[2 * (i - first) + 1];
-      if (!body) {
+      const ObjectInfo& body_info = info[2 * i];
+      if (!body_info.blob) {
         warn("warning: " + label + ": not a file, skipped");
         result.unreadable++;
         continue;
       }
-      if (body->empty()) {
+      if (body_info.size == 0) {
         not_a_feed("warning: " + label + ": empty, not a feed, skipped");
         continue;
       }
-      if (body->size() > options.max_body_bytes) {
+      if (body_info.size > options.max_body_bytes) {
         warn("warning: " + label + ": larger than the snapshot limit of " +
              std::to_string(options.max_body_bytes) + " bytes (--max-body), skipped");
+        result.unreadable++;
+        continue;
+      }
+      static const std::optional<std::string> none;
+      const std::optional<std::string>& body = objects[body_at[i - first]];
+      const std::optional<std::string>& headers_text =
+          headers_at[i - first] == SIZE_MAX ? none : objects[headers_at[i - first]];
+      if (!body) {  // changed since --batch-check (a repository being rewritten)
+        warn("warning: " + label + ": not a file, skipped");
         result.unreadable++;
         continue;
       }
@@ -281,14 +367,16 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
       if (file.existed) result.already_archived++;
       else result.archived++;
       snap.path = file.path;
-      result.snapshots.push_back(std::move(snap));
+      chunk_bytes += body->size();
+      chunk.push_back(std::move(snap));
+      if (chunk.size() >= chunk_versions || chunk_bytes >= kChunkBytes) hand_over();
     }
+    first = last;
   }
+  hand_over();
   if (result.not_feeds > kNotFeedsNamed)
     warn("warning: " + std::to_string(result.not_feeds - kNotFeedsNamed) + " more versions of " + path +
          " are not feeds, skipped (not listed)");
-  std::stable_sort(result.snapshots.begin(), result.snapshots.end(),
-                   [](const Snapshot& a, const Snapshot& b) { return a.observed < b.observed; });
   return result;
 }
 

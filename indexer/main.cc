@@ -194,6 +194,20 @@ auto with_lock_wait(double wait, Fn fn) -> decltype(fn()) {
   }
 }
 
+// Adds the counts of one ingest run to those of the runs before.
+void add_summary(IngestSummary& total, const IngestSummary& part) {
+  total.snapshots_read += part.snapshots_read;
+  total.snapshots_skipped += part.snapshots_skipped;
+  total.items_seen += part.items_seen;
+  total.posts_added += part.posts_added;
+  total.posts_updated += part.posts_updated;
+  total.posts_unchanged += part.posts_unchanged;
+  total.warnings += part.warnings;
+  total.errors += part.errors;
+  total.seconds += part.seconds;
+  total.not_ingested.insert(total.not_ingested.end(), part.not_ingested.begin(), part.not_ingested.end());
+}
+
 void print_summary(const IngestSummary& s) {
   std::printf(
       "blogsearch-index: %ld snapshots read, %ld skipped as already ingested, %ld items seen, "
@@ -350,6 +364,7 @@ int run_fetch(const FetchArgs& args) {
 
 struct ImportGitArgs {
   std::string db, archive, repo, path, feed;
+  std::size_t chunk = kDefaultImportChunk;
   bool quiet = false;
   double wait = 0;
   Limits limits;
@@ -370,10 +385,21 @@ int run_import_git(const ImportGitArgs& args) {
   try {
     // Archive and database are written under the one writer lock, as fetch does.
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    // Each chunk of versions is ingested once archived (import_git.h), so
+    // memory does not grow with the history; the summary adds them up.
+    IngestSummary s;
+    long done_before = 0;
+    std::function<void(long, long)> progress;  // the console's, once the number of versions is known
+    import.chunk_versions = args.chunk;
+    import.on_chunk = [&](std::vector<Snapshot>&& chunk, long versions) {
+      if (done_before == 0) progress = console.ingest_options(args.quiet, static_cast<std::size_t>(versions)).on_progress;
+      IngestOptions these = options;
+      if (progress) these.on_progress = [&](long done, long) { progress(done_before + done, versions); };
+      IngestSummary part = writer->ingest(chunk, these);
+      done_before += static_cast<long>(chunk.size());
+      add_summary(s, part);
+    };
     ImportGitResult r = import_git_history(import);
-    options = console.ingest_options(args.quiet, r.snapshots.size());
-    args.limits.apply(options);
-    IngestSummary s = writer->ingest(r.snapshots, options);
     console.clear();
     if (!args.quiet) {
       std::printf(
@@ -386,7 +412,7 @@ int run_import_git(const ImportGitArgs& args) {
     // A version that is not a feed (an error page committed long ago) is
     // history, not a failure: only versions that could not be read, or
     // that failed to index, make the run partial.
-    if (r.snapshots.empty()) return kInputError;
+    if (r.snapshots == 0) return kInputError;
     return r.unreadable == 0 && s.errors == 0 ? kOk : kPartial;
   } catch (const ImportError& e) {
     std::cerr << "blogsearch-index: import-git: " << e.what() << '\n';
@@ -559,6 +585,11 @@ int run(int argc, char** argv) {
   import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
   waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);
   limits(import_git, git_args.limits);
+  import_git
+      ->add_option("--chunk", git_args.chunk,
+                   "Versions archived then ingested together (default " + std::to_string(kDefaultImportChunk) +
+                       "): memory is bounded by the chunk, not the history")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");

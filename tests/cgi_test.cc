@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
@@ -22,6 +23,7 @@
 #include "indexer/writer.h"
 #include "web/cgi_app.h"
 #include "web/cgi_request.h"
+#include "web/database_watcher.h"
 #include "web/escape.h"
 #include "query/format.h"
 #include "web/format_web.h"
@@ -744,6 +746,58 @@ class CgiAppTest : public ::testing::Test {
   std::string db_;
   std::string logged_;
 };
+
+// A stub over two local shards: the watcher stats each shard's version
+// file, so it keeps its Searcher until one of them commits.
+TEST_F(CgiAppTest, WatcherFollowsLocalShardsOfAStub) {
+  const std::string front = (dir_ / "front").string();
+  {
+    std::vector<std::string> errors;
+    Writer(front + "-s0").ingest(collect_snapshots({data("pytorch")}, "", errors));
+    Writer(front + "-s1").ingest(collect_snapshots({data("kernel-digest")}, "", errors));
+    ASSERT_TRUE(errors.empty());
+  }
+  fs::create_directories(front);
+  std::ofstream(front + "/XAPIANDB") << "auto ../front-s0\nauto " << front << "-s1\n";
+  DatabaseWatcher watcher(0, std::chrono::hours(1));
+  const DiskState before = watcher.state(front);
+  EXPECT_TRUE(before.valid);
+  for (int i = 0; i < 5; ++i) watcher.searcher(front);
+  EXPECT_EQ(watcher.opens(), 1);  // not once per request
+  EXPECT_EQ(watcher.state(front), before);
+  {
+    std::vector<std::string> errors;
+    Writer(front + "-s1").ingest(collect_snapshots({data("tensor-notes")}, "", errors));
+  }
+  EXPECT_NE(watcher.state(front), before);  // a shard committed
+  watcher.searcher(front);
+  watcher.searcher(front);
+  EXPECT_EQ(watcher.opens(), 2);
+}
+
+// A shard served by xapian-tcpsrv cannot be stat'ed: the state stays the
+// same for the recheck period, and changes after it or after a failure.
+TEST_F(CgiAppTest, WatcherRechecksRemoteShardsAfterAPeriod) {
+  const std::string front = (dir_ / "front").string();
+  fs::create_directories(front);
+  std::ofstream(front + "/XAPIANDB") << "# two shards\nremote :127.0.0.1:1\nremote :127.0.0.1:2\n";
+  DatabaseWatcher slow(0, std::chrono::hours(1));
+  const DiskState first = slow.state(front);
+  EXPECT_TRUE(first.valid);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(slow.state(front), first);
+  slow.forget();  // a failed request
+  EXPECT_NE(slow.state(front), first);
+
+  DatabaseWatcher quick(0, std::chrono::milliseconds(30));
+  const DiskState a = quick.state(front);
+  EXPECT_EQ(quick.state(front), a);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_NE(quick.state(front), a);
+  // The searcher of an unreachable shard fails as before, and is tried
+  // again at the next request.
+  EXPECT_THROW(quick.searcher(front), DatabaseUnavailable);
+  EXPECT_THROW(quick.searcher(front), DatabaseUnavailable);
+}
 
 TEST_F(CgiAppTest, BusyAnswerIs503WithRetryAfter) {
   const Response html = busy_response(env("q=compile"));

@@ -2,6 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "indexer/schema.h"
 
 namespace blogsearch::web {
@@ -12,7 +15,54 @@ bool DiskState::operator==(const DiskState& o) const {
          version_size == o.version_size;
 }
 
-DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes) : searcher_cache_bytes_(searcher_cache_bytes) {}
+DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes, std::chrono::milliseconds stub_recheck)
+    : searcher_cache_bytes_(searcher_cache_bytes), stub_recheck_(stub_recheck) {}
+
+namespace {
+
+// "inode:mtime:ns:size;" of a glass version file, "" when there is none.
+std::string version_file_state(const std::string& dir) {
+  struct stat st {};
+  if (::stat((dir + "/iamglass").c_str(), &st) != 0) return {};
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_mtim.tv_sec) + ":" +
+         std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_size) + ";";
+}
+
+}  // namespace
+
+std::string DatabaseWatcher::shards_state(const std::string& dir, const std::string& stub_text) {
+  std::string out;
+  bool unstatable = false;
+  std::istringstream lines(stub_text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind, target;
+    if (!(words >> kind) || kind[0] == '#') continue;
+    if ((kind != "auto" && kind != "glass") || !(words >> target)) {
+      unstatable = true;  // remote, or a backend we cannot look into
+      continue;
+    }
+    const std::string shard = target[0] == '/' ? target : dir + "/" + target;
+    std::string state = version_file_state(shard);
+    // A shard that is a blogsearch database: its live generation.
+    if (state.empty()) {
+      const std::string generation = schema::live_generation(shard);
+      if (!generation.empty()) state = generation + "@" + version_file_state(shard + "/" + generation);
+    }
+    if (state.empty()) unstatable = true;
+    out += state;
+  }
+  if (unstatable) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!epoch_start_ || now - *epoch_start_ >= stub_recheck_) {
+      ++epoch_;
+      epoch_start_ = now;
+    }
+    out += "epoch " + std::to_string(epoch_);
+  }
+  return out;
+}
+
 DatabaseWatcher::~DatabaseWatcher() = default;
 
 DiskState DatabaseWatcher::state(const std::string& path) {
@@ -25,10 +75,23 @@ DiskState DatabaseWatcher::state(const std::string& path) {
     if (!(seen.path == stub_seen_.path && seen.inode == stub_seen_.inode && seen.mtime == stub_seen_.mtime &&
           seen.mtime_ns == stub_seen_.mtime_ns && seen.size == stub_seen_.size)) {
       seen.generation = schema::live_generation(path);
+      if (seen.generation.empty()) {
+        std::ifstream in(stub);
+        std::ostringstream text;
+        text << in.rdbuf();
+        seen.text = text.str();
+      }
       stub_seen_ = seen;
     }
     s.generation = stub_seen_.generation;
-    if (!s.generation.empty()) dir = path + "/" + s.generation;
+    if (!s.generation.empty()) {
+      dir = path + "/" + s.generation;
+    } else if (!stub_seen_.text.empty()) {
+      // Several databases (or remote ones): their states, one after the other.
+      s.generation = "shards " + shards_state(path, stub_seen_.text);
+      s.valid = true;
+      return s;
+    }
   }
   if (::stat((dir + "/iamglass").c_str(), &st) != 0) return s;
   s.valid = true;
@@ -41,11 +104,12 @@ DiskState DatabaseWatcher::state(const std::string& path) {
 
 Searcher& DatabaseWatcher::searcher(const std::string& path) {
   DiskState now = state(path);
-  if (searcher_ && (path != searcher_path_ || !now.valid || now != searcher_state_)) forget();
+  if (searcher_ && (path != searcher_path_ || !now.valid || now != searcher_state_)) drop();
   if (!searcher_) {
     SearcherOptions options;
     options.cache_bytes = searcher_cache_bytes_;
     searcher_ = std::make_unique<Searcher>(path, options);
+    ++opens_;
     searcher_path_ = path;
     searcher_state_ = now;
   }
@@ -53,6 +117,11 @@ Searcher& DatabaseWatcher::searcher(const std::string& path) {
 }
 
 void DatabaseWatcher::forget() {
+  epoch_start_.reset();  // shards that cannot be stat'ed: a new period, opened afresh
+  drop();
+}
+
+void DatabaseWatcher::drop() {
   searcher_.reset();
   searcher_path_.clear();
   searcher_state_ = DiskState{};

@@ -8,14 +8,24 @@
 // stub is read again only when it changed). DatabaseWatcher opens a
 // Searcher and opens it again whenever the DiskState of its path changed.
 //
+// A stub that lists several databases (shards) is followed through: the
+// version file of each local one is stat'ed. One that cannot be stat'ed (a
+// `remote` line: a shard served by xapian-tcpsrv) makes the state change
+// every `stub_recheck` instead (default kStubRecheck), and after forget()
+// (a failed request): the Searcher, and the answers cached for the state,
+// are then at most that old, instead of the shards being opened again for
+// every request.
+//
 // state() never throws (but bad_alloc); searcher() throws what the Searcher
 // constructor throws (DatabaseUnavailable).
 #pragma once
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 #include <ctime>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -35,10 +45,14 @@ struct DiskState {
   bool operator!=(const DiskState& o) const { return !(*this == o); }
 };
 
+// How long a Searcher over shards that cannot be stat'ed is kept.
+inline constexpr std::chrono::milliseconds kStubRecheck{5000};
+
 class DatabaseWatcher {
  public:
   // `searcher_cache_bytes`: SearcherOptions::cache_bytes of the Searchers.
-  explicit DatabaseWatcher(std::size_t searcher_cache_bytes = 0);
+  explicit DatabaseWatcher(std::size_t searcher_cache_bytes = 0,
+                           std::chrono::milliseconds stub_recheck = kStubRecheck);
   ~DatabaseWatcher();
   DatabaseWatcher(const DatabaseWatcher&) = delete;
   DatabaseWatcher& operator=(const DatabaseWatcher&) = delete;
@@ -53,8 +67,20 @@ class DatabaseWatcher {
   // Drops the Searcher (after a failed search: the next one opens afresh).
   void forget();
 
+  // How many Searchers it has opened.
+  long opens() const { return opens_; }
+
  private:
+  void drop();  // the Searcher, without starting a new period
+  // The state of the databases a stub lists, one after the other.
+  std::string shards_state(const std::string& dir, const std::string& stub_text);
+
   std::size_t searcher_cache_bytes_;
+  std::chrono::milliseconds stub_recheck_;
+  long opens_ = 0;
+  // For shards that cannot be stat'ed: the period the state is in.
+  long epoch_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> epoch_start_;
   std::unique_ptr<Searcher> searcher_;
   std::string searcher_path_;
   DiskState searcher_state_;
@@ -66,6 +92,7 @@ class DatabaseWatcher {
     long mtime_ns = 0;
     off_t size = -1;
     std::string generation;
+    std::string text;  // the stub, when it names no single generation
   } stub_seen_;
 };
 

@@ -151,6 +151,48 @@ pass "re-running import-git is a no-op"
 check_db "rebuild"
 pass "rebuild from the archive reproduces the imported history"
 
+# ---- chunks: the database of one run -------------------------------------------
+# import-git ingests the versions in chunks of --chunk (import_git.h) so that
+# memory does not grow with the history; the writer's replay is a function
+# of the set of snapshots, so every chunking gives the posts of one run.
+# All share one archive: the snapshots' paths agree.
+posts_json() {  # DB: every post's show --format json, one line each, by id
+  /usr/bin/python3 - "$1" "$BLOGSEARCH" <<'PY'
+import json, subprocess, sys, xapian
+path, cli = sys.argv[1:3]
+db = xapian.Database(path)
+for i in sorted(t.term.decode()[1:] for t in db.allterms("Q")):
+    shown = json.loads(subprocess.run([cli, "show", "--db", path, "--format", "json", i],
+                                      check=True, capture_output=True, text=True).stdout)
+    shown.pop("docid")  # the order documents were added in
+    print(json.dumps(shown, sort_keys=True))
+PY
+}
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --quiet --db "$tmp/one" 2>/dev/null ||
+  fail "one-run import exited $?"
+posts_json "$tmp/one" >"$tmp/one.json"
+[ "$(wc -l <"$tmp/one.json")" -eq 6 ] || fail "the one-run import does not hold 6 posts"
+for chunk in 1 2 3; do
+  rc=0
+  "$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --chunk "$chunk" \
+    --db "$tmp/chunk$chunk" >"$tmp/chunk$chunk.out" 2>/dev/null || rc=$?
+  [ "$rc" -eq 0 ] || fail "--chunk $chunk exited $rc"
+  grep -q '4 snapshots read, 0 skipped as already ingested' "$tmp/chunk$chunk.out" ||
+    fail "--chunk $chunk: the summary does not add up the chunks: $(cat "$tmp/chunk$chunk.out")"
+  posts_json "$tmp/chunk$chunk" | diff "$tmp/one.json" - >"$tmp/chunk.diff" ||
+    fail "--chunk $chunk gives other posts than one run: $(head -c 600 "$tmp/chunk.diff")"
+done
+/usr/bin/python3 - "$tmp/one.json" <<'PY' || fail "the compared posts do not span edits and drop-outs"
+import json, sys
+posts = [json.loads(l) for l in open(sys.argv[1])]
+assert any(len(p["history"]) >= 2 for p in posts) and any(not p["in_feed"] for p in posts), posts
+PY
+bad_chunk=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --chunk 0 --db "$tmp/chunk0" \
+  >/dev/null 2>"$tmp/chunk0.err" || bad_chunk=$?
+[ "$bad_chunk" -eq 2 ] || fail "--chunk 0 exited $bad_chunk, expected 2"
+pass "imports in chunks of 1, 2 and 3 versions give the posts of one run (show --format json)"
+
 # ---- bare repository, --feed ---------------------------------------------------
 git clone -q --bare "$repo" "$tmp/bare.git"
 rc=0

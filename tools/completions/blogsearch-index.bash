@@ -11,7 +11,7 @@ _blogsearch_index() {
     [add]="--db --archive --feed -q --quiet --wait --max-body --max-items"
     [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items"
     [rebuild]="--archive --db -q --quiet --wait --max-body --max-items"
-    [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items"
+    [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items --chunk"
     [stats]="--db"
     [parse]="--base-url --charset --max-body --max-items"
     [feeds]=""
@@ -48,7 +48,7 @@ _blogsearch_index() {
     --config) _filedir toml; return ;;
     --path) _filedir; return ;;
     --id|--title|--category) return ;;
-    --feed|--wait|--timeout|--connect-timeout|--retries|--max-body|--max-items|--base-url|--charset) return ;;
+    --feed|--wait|--timeout|--connect-timeout|--retries|--max-body|--max-items|--chunk|--base-url|--charset) return ;;
   esac
 
   if [ -z "$command" ]; then

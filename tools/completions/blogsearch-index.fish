@@ -45,6 +45,7 @@ complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch" -l timeout -
 complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch" -l connect-timeout -x -d 'Give up connecting after SECONDS'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch" -l retries -x -d 'Extra attempts after a transient failure'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from import-git" -l path -r -F -d 'The feed file, relative to the repository root'
+complete -c blogsearch-index -n "__fish_seen_subcommand_from import-git" -l chunk -x -d 'Versions archived and indexed together'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from import-git" -a '(__fish_complete_directories)'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from parse" -l base-url -x -d "The document's URL"
 complete -c blogsearch-index -n "__fish_seen_subcommand_from parse" -l charset -x -d 'The HTTP charset'
