@@ -14,7 +14,7 @@ std::size_t DocCache::weight(const Entry& e) {
   return n + 64;  // the list node and the index entry
 }
 
-std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db, Xapian::docid did) {
+std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db, Xapian::docid did, FeedNames& names) {
   if (auto found = index_.find(did); found != index_.end()) {
     lru_.splice(lru_.begin(), lru_, found->second);
     return found->second->second;
@@ -22,6 +22,7 @@ std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db,
   const Xapian::Document doc = db.get_document(did, Xapian::DOC_ASSUME_VALID);
   auto entry = std::make_shared<Entry>();
   entry->record = read_post_record(doc, false);
+  names.apply(entry->record);
   entry->text = doc.get_value(schema::kSlotText);
   const std::size_t w = weight(*entry);
   if (w > max_bytes_) return entry;  // never kept: bigger than the whole budget

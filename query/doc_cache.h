@@ -25,6 +25,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "query/feed_names.h"
 #include "query/result.h"
 
 namespace blogsearch {
@@ -38,8 +39,9 @@ class DocCache {
 
   explicit DocCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
-  // The post with this docid, read from `db` when it is not kept yet.
-  std::shared_ptr<const Entry> get(const Xapian::Database& db, Xapian::docid did);
+  // The post with this docid, read from `db` when it is not kept yet, its
+  // feed's title and URL from `names`.
+  std::shared_ptr<const Entry> get(const Xapian::Database& db, Xapian::docid did, FeedNames& names);
 
   std::size_t bytes() const { return bytes_; }
   std::size_t size() const { return index_.size(); }

@@ -188,6 +188,7 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
 void Searcher::open() {
   shards_ = open_shards(path_, options_.shards);
   db_ = shards_.all;
+  feed_names_ = std::make_unique<FeedNames>(shards_.shards);
 }
 
 Searcher::~Searcher() = default;
@@ -384,7 +385,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     hit.weight = it.get_weight();
     // The text is read for the snippet, and kept in the post only when asked.
     if (kept) {
-      const std::shared_ptr<const DocCache::Entry> entry = kept->docs.get(db_, *it);
+      const std::shared_ptr<const DocCache::Entry> entry = kept->docs.get(db_, *it, *feed_names_);
       if (request.snippets)
         hit.snippet = make_snippet(entry->text.empty() ? entry->record.summary : entry->text, snippet_words,
                                    request.snippet_length, stem);
@@ -398,6 +399,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     } else {
       auto post = std::make_shared<PostRecord>(
           read_post_record(it.get_document(), request.snippets || request.with_text));
+      feed_names_->apply(*post);
       if (request.snippets)
         hit.snippet = make_snippet(post->text.empty() ? post->summary : post->text, snippet_words,
                                    request.snippet_length, stem);
@@ -464,7 +466,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
   for (int attempt = 0;; ++attempt) {
     try {
-      return find_post_once(id_or_url);
+      std::optional<PostRecord> post = find_post_once(id_or_url);
+      if (post) feed_names_->apply(*post);
+      return post;
     } catch (...) {
       on_read_error(attempt);
     }

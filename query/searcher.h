@@ -35,6 +35,7 @@
 #include "query/query_builder.h"
 #include "query/result.h"
 #include "query/shards.h"
+#include "query/feed_names.h"
 
 namespace blogsearch {
 
@@ -153,6 +154,9 @@ class Searcher {
   SearcherOptions options_;
   ShardSet shards_;
   Xapian::Database db_;  // shards_.all
+  // The feed titles and URLs results show (feed_names.h), of db_'s
+  // revision: open() makes a new one.
+  std::unique_ptr<FeedNames> feed_names_;
   // What is kept of db_'s revision (SearcherOptions::cache_bytes), made at
   // the first search; reopen() drops it.
   struct Kept;

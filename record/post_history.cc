@@ -20,6 +20,7 @@
 #include "record/post_history.h"
 
 #include <nlohmann/json.hpp>
+#include <rapidjson/reader.h>
 
 #include "common/utf8.h"
 #include "record/json_fields.h"
@@ -147,80 +148,397 @@ std::string encode_post_history(const PostHistory& h) {
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-PostHistory decode_post_history(std::string_view data) {
+namespace {
+
+// Decoding: RapidJSON's event reader, in place, straight into the history.
+// The post page of a post seen in thousands of snapshots decodes megabytes
+// of it (3,813 versions: 2.5 MB): nlohmann-json's tree of maps for those
+// took most of the page's 100 ms. The rules are those of the fields'
+// types: a field missing or of another type reads as empty (0, ""), a
+// content that is no object is an empty one, a version or appearance that
+// is no object, or names a content that is not there, is left out (an
+// appearance also when its times and contents differ in number or hold
+// other than numbers). Content indexes are checked once the whole object
+// is read: the keys are written in name order, "appearances" first.
+
+// Our layout nests four deep (root, contents, a content, its authors).
+constexpr std::size_t kMaxDepth = 8;
+
+// A number as JSON gives it: whether it was an integer, and whether unsigned.
+struct Number {
+  bool integer = false, is_unsigned = false;
+  std::uint64_t u = 0;
+  std::int64_t i = 0;
+};
+
+struct RawDelta {
+  bool present = false;  // the key is there, of whatever type
+  bool good = false;     // an array [unsigned, unsigned, string]
+  std::size_t size = 0;  // elements seen
+  std::uint64_t p = 0, s = 0;
+  std::string middle;
+};
+
+struct RawContent {
+  VersionContent vc;  // title, link, dates, lists, language; text and summary when given whole
+  RawDelta text_delta, summary_delta;
+};
+
+struct RawVersion {
+  Version v;
+  Number content;
+  bool has_content = false;
+};
+
+struct RawAppearance {
+  std::string feed;
+  bool times_array = false, contents_array = false;
+  bool good = true;  // every time an integer
+  std::vector<std::int64_t> times;
+  std::vector<Number> contents;
+};
+
+// Where the reader is: the container it is in.
+enum class In {
+  kRoot, kContents, kContent, kVersions, kVersion, kAppearances, kAppearance,
+  kStrings, kDelta, kTimes, kIndexes, kSkip, kOther
+};
+
+class HistoryHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, HistoryHandler> {
+ public:
+  bool root_object = false;
+  std::vector<RawContent> contents;
+  std::vector<RawVersion> versions;
+  std::vector<RawAppearance> appearances;
+  std::int64_t last_change = 0;
+
+  bool StartObject() { return open(true); }
+  bool EndObject(rapidjson::SizeType) { return close(); }
+  bool StartArray() { return open(false); }
+  bool EndArray(rapidjson::SizeType) { return close(); }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    key_.assign(s, n);
+    return true;
+  }
+
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    const std::string_view v(s, n);
+    switch (in()) {
+      case In::kContents:
+        contents.emplace_back();  // no object: an empty content
+        break;
+      case In::kContent: {
+        VersionContent& c = contents.back().vc;
+        if (std::string* f = key_ == "title" ? &c.title : key_ == "link" ? &c.link : key_ == "text" ? &c.text
+                             : key_ == "summary" ? &c.summary : key_ == "language" ? &c.language : nullptr)
+          f->assign(v);
+        else delta_scalar();
+        break;
+      }
+      case In::kVersion: {
+        Version& ver = versions.back().v;
+        if (key_ == "feed") ver.feed.assign(v);
+        else if (key_ == "snapshot") ver.snapshot.assign(v);
+        else if (key_ == "content") versions.back().has_content = true;  // of the wrong type
+        break;
+      }
+      case In::kAppearance:
+        if (key_ == "feed") appearances.back().feed.assign(v);
+        break;
+      case In::kStrings:
+        strings_->emplace_back(v);
+        break;
+      case In::kDelta:
+        if (delta_->size++ == 2) delta_->middle.assign(v);
+        else delta_->good = false;
+        break;
+      case In::kTimes:
+        appearances.back().good = false;
+        appearances.back().times.push_back(0);
+        break;
+      case In::kIndexes:
+        appearances.back().contents.emplace_back();
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+
+  bool Null() { return other(); }
+  bool Bool(bool b) {
+    if (in() == In::kVersion && key_ == "no_text") versions.back().v.no_text = b;
+    return other();
+  }
+  bool Double(double) { return other(); }
+  bool Int(int n) { return number(signed_number(n)); }
+  bool Int64(std::int64_t n) { return number(signed_number(n)); }
+  bool Uint(unsigned n) { return number(unsigned_number(n)); }
+  bool Uint64(std::uint64_t n) { return number(unsigned_number(n)); }
+
+ private:
+  static Number signed_number(std::int64_t n) {
+    Number x;
+    x.integer = true;
+    x.i = n;
+    x.u = static_cast<std::uint64_t>(n);
+    return x;
+  }
+  static Number unsigned_number(std::uint64_t n) {
+    Number x;
+    x.integer = x.is_unsigned = true;
+    x.u = n;
+    x.i = static_cast<std::int64_t>(n);
+    return x;
+  }
+
+  In in() const { return stack_.empty() ? In::kOther : stack_.back(); }
+
+  // A text_delta or summary_delta that is no array is there, and bad.
+  void delta_scalar() {
+    if (RawDelta* d = delta_of_key()) {
+      d->present = true;
+      d->good = false;
+    }
+  }
+  RawDelta* delta_of_key() {
+    if (key_ == "text_delta") return &contents.back().text_delta;
+    if (key_ == "summary_delta") return &contents.back().summary_delta;
+    return nullptr;
+  }
+
+  // Null, a boolean or a fraction: of the wrong type wherever it is.
+  bool other() {
+    switch (in()) {
+      case In::kContents: contents.emplace_back(); break;
+      case In::kContent: delta_scalar(); break;
+      case In::kVersion: if (key_ == "content") versions.back().has_content = true; break;
+      case In::kDelta: delta_->size++; delta_->good = false; break;
+      case In::kTimes: appearances.back().good = false; appearances.back().times.push_back(0); break;
+      case In::kIndexes: appearances.back().contents.emplace_back(); break;
+      default: break;
+    }
+    return true;
+  }
+
+  bool number(const Number& x) {
+    switch (in()) {
+      case In::kContents:
+        contents.emplace_back();
+        break;
+      case In::kRoot:
+        if (key_ == "last_change") last_change = x.i;
+        break;
+      case In::kContent: {
+        VersionContent& c = contents.back().vc;
+        if (key_ == "published") c.published = x.i;
+        else if (key_ == "updated") c.updated = x.i;
+        else delta_scalar();
+        break;
+      }
+      case In::kVersion: {
+        RawVersion& r = versions.back();
+        if (key_ == "number") r.v.number = static_cast<int>(x.i);
+        else if (key_ == "first_seen") r.v.first_seen = x.i;
+        else if (key_ == "last_seen") r.v.last_seen = x.i;
+        else if (key_ == "content") {
+          r.has_content = true;
+          r.content = x;
+        }
+        break;
+      }
+      case In::kDelta: {
+        const std::size_t at = delta_->size++;
+        if (at < 2 && x.is_unsigned) (at == 0 ? delta_->p : delta_->s) = x.u;
+        else delta_->good = false;
+        break;
+      }
+      case In::kTimes:
+        appearances.back().times.push_back(x.i);
+        break;
+      case In::kIndexes:
+        appearances.back().contents.push_back(x);
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+
+  // What a container opened here is.
+  In child(bool object) {
+    if (stack_.empty()) {
+      root_object = object;
+      return object ? In::kRoot : In::kSkip;
+    }
+    switch (stack_.back()) {
+      case In::kRoot:
+        if (object) return In::kSkip;
+        if (key_ == "contents" && !seen_contents_) {
+          seen_contents_ = true;
+          return In::kContents;
+        }
+        if (key_ == "versions" && !seen_versions_) {
+          seen_versions_ = true;
+          return In::kVersions;
+        }
+        if (key_ == "appearances" && !seen_appearances_) {
+          seen_appearances_ = true;
+          return In::kAppearances;
+        }
+        return In::kSkip;
+      case In::kContents:
+        contents.emplace_back();  // an element that is no object is an empty content
+        return object ? In::kContent : In::kSkip;
+      case In::kContent:
+        if (RawDelta* d = delta_of_key()) {
+          d->present = true;
+          d->good = !object;
+          d->size = 0;
+          delta_ = d;
+          return object ? In::kSkip : In::kDelta;
+        }
+        if (object) return In::kSkip;
+        strings_ = key_ == "authors" ? &contents.back().vc.authors
+                   : key_ == "categories" ? &contents.back().vc.categories
+                   : key_ == "category_terms" ? &contents.back().vc.category_terms : nullptr;
+        return strings_ ? In::kStrings : In::kSkip;
+      case In::kVersions:
+        if (!object) return In::kSkip;
+        versions.emplace_back();
+        return In::kVersion;
+      case In::kVersion:
+        if (key_ == "content") versions.back().has_content = true;  // of the wrong type
+        if (object || key_ != "changed") return In::kSkip;
+        strings_ = &versions.back().v.changed;
+        return In::kStrings;
+      case In::kAppearances:
+        if (!object) return In::kSkip;
+        appearances.emplace_back();
+        return In::kAppearance;
+      case In::kAppearance:
+        if (object) {
+          if (key_ == "times" || key_ == "contents") appearances.back().good = false;
+          return In::kSkip;
+        }
+        if (key_ == "times") {
+          appearances.back().times_array = true;
+          appearances.back().times.clear();
+          return In::kTimes;
+        }
+        if (key_ == "contents") {
+          appearances.back().contents_array = true;
+          appearances.back().contents.clear();
+          return In::kIndexes;
+        }
+        return In::kSkip;
+      case In::kDelta:
+        delta_->size++;
+        delta_->good = false;
+        return In::kSkip;
+      case In::kTimes:
+        appearances.back().good = false;
+        appearances.back().times.push_back(0);
+        return In::kSkip;
+      case In::kIndexes:
+        appearances.back().contents.emplace_back();
+        return In::kSkip;
+      default:
+        return In::kSkip;
+    }
+  }
+
+  bool open(bool object) {
+    if (stack_.size() >= kMaxDepth) return false;  // not our layout: stop
+    stack_.push_back(child(object));
+    return true;
+  }
+  bool close() {
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+  }
+
+  std::vector<In> stack_;
+  std::string key_;
+  std::vector<std::string>* strings_ = nullptr;
+  RawDelta* delta_ = nullptr;
+  bool seen_contents_ = false, seen_versions_ = false, seen_appearances_ = false;
+};
+
+// A text given whole, or as a delta against the content before (`before`).
+std::string text_of(const std::string& whole, const RawDelta& d, const std::string* before) {
+  if (!d.present) return whole;
+  if (!before || !d.good || d.size != 3) return {};
+  if (d.p > before->size() || d.s > before->size() - d.p) return {};
+  std::string out;
+  out.reserve(d.p + d.middle.size() + d.s);
+  out.append(*before, 0, d.p).append(d.middle).append(*before, before->size() - d.s, d.s);
+  return out;
+}
+
+PostHistory decode_in_place(std::string& data) {
   PostHistory h;
-  json j = json::parse(data.begin(), data.end(), nullptr, false);
-  if (!j.is_object()) {
+  HistoryHandler handler;
+  rapidjson::Reader reader;
+  rapidjson::InsituStringStream in(data.data());  // NUL-terminated: a std::string's
+  if (reader.Parse<rapidjson::kParseInsituFlag>(in, handler).IsError() ||
+      !handler.root_object) {
     h.ok = false;
     return h;
   }
-  const std::size_t n_contents = j.contains("contents") && j["contents"].is_array() ? j["contents"].size() : 0;
-  auto content_index = [&](const json& v) -> std::optional<std::uint32_t> {
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= n_contents) return std::nullopt;
-    return static_cast<std::uint32_t>(v.get<std::uint64_t>());
+  const std::size_t n = handler.contents.size();
+  auto index = [n](const Number& x) -> std::optional<std::uint32_t> {
+    if (!x.is_unsigned || x.u >= n) return std::nullopt;
+    return static_cast<std::uint32_t>(x.u);
   };
-  if (n_contents)
-    for (const auto& c : j["contents"]) {
-      VersionContent vc;
-      const VersionContent* before = h.contents.empty() ? nullptr : &h.contents.back();
-      if (c.is_object()) {
-        vc.title = str(c, "title");
-        vc.text = get_text(c, "text", "text_delta", before ? &before->text : nullptr);
-        vc.summary = get_text(c, "summary", "summary_delta", before ? &before->summary : nullptr);
-        vc.link = str(c, "link");
-        vc.published = opt_time(c, "published");
-        vc.updated = opt_time(c, "updated");
-        vc.authors = strings(c, "authors");
-        vc.categories = strings(c, "categories");
-        vc.category_terms = strings(c, "category_terms");
-        vc.language = str(c, "language");
+  h.contents.reserve(n);
+  for (RawContent& raw : handler.contents) {
+    const VersionContent* before = h.contents.empty() ? nullptr : &h.contents.back();
+    VersionContent vc = std::move(raw.vc);
+    vc.text = text_of(vc.text, raw.text_delta, before ? &before->text : nullptr);
+    vc.summary = text_of(vc.summary, raw.summary_delta, before ? &before->summary : nullptr);
+    h.contents.push_back(std::move(vc));
+  }
+  h.versions.reserve(handler.versions.size());
+  for (RawVersion& raw : handler.versions) {
+    const auto content = raw.has_content ? index(raw.content) : std::nullopt;
+    if (!content) continue;
+    raw.v.content = *content;
+    h.versions.push_back(std::move(raw.v));
+  }
+  for (RawAppearance& raw : handler.appearances) {
+    if (!raw.times_array || !raw.contents_array || !raw.good || raw.times.size() != raw.contents.size()) continue;
+    FeedAppearances fa;
+    fa.feed = std::move(raw.feed);
+    std::int64_t t = 0;
+    bool good = true;
+    for (std::size_t i = 0; i < raw.times.size() && good; ++i) {
+      const auto content = index(raw.contents[i]);
+      if (!content) good = false;
+      else {
+        t += raw.times[i];
+        fa.times.push_back(t);
+        fa.contents.push_back(*content);
       }
-      h.contents.push_back(std::move(vc));
     }
-  if (auto it = j.find("versions"); it != j.end() && it->is_array())
-    for (const auto& v : *it) {
-      if (!v.is_object()) continue;
-      auto c = v.find("content");
-      auto content = c == v.end() ? std::nullopt : content_index(*c);
-      if (!content) continue;
-      Version out;
-      out.number = static_cast<int>(num(v, "number"));
-      out.first_seen = num(v, "first_seen");
-      out.last_seen = num(v, "last_seen");
-      out.content = *content;
-      out.changed = strings(v, "changed");
-      auto no_text = v.find("no_text");
-      out.no_text = no_text != v.end() && no_text->is_boolean() && no_text->get<bool>();
-      out.feed = str(v, "feed");
-      out.snapshot = str(v, "snapshot");
-      h.versions.push_back(std::move(out));
-    }
-  if (auto it = j.find("appearances"); it != j.end() && it->is_array())
-    for (const auto& a : *it) {
-      if (!a.is_object() || !a.contains("times") || !a.contains("contents") || !a["times"].is_array() ||
-          !a["contents"].is_array() || a["times"].size() != a["contents"].size())
-        continue;
-      FeedAppearances fa;
-      fa.feed = str(a, "feed");
-      std::int64_t t = 0;
-      bool good = true;
-      for (std::size_t i = 0; i < a["times"].size() && good; ++i) {
-        const json& d = a["times"][i];
-        auto content = content_index(a["contents"][i]);
-        if (!d.is_number_integer() || !content) good = false;
-        else {
-          t += d.get<std::int64_t>();
-          fa.times.push_back(t);
-          fa.contents.push_back(*content);
-        }
-      }
-      if (good) h.appearances.push_back(std::move(fa));
-    }
-  h.last_change = num(j, "last_change");
+    if (good) h.appearances.push_back(std::move(fa));
+  }
+  h.last_change = handler.last_change;
   return h;
 }
 
-PostHistory read_post_history(const Xapian::Document& doc) { return decode_post_history(doc.get_data()); }
+}  // namespace
+
+PostHistory decode_post_history(std::string_view data) {
+  std::string copy(data);  // the reader decodes strings in place
+  return decode_in_place(copy);
+}
+
+PostHistory read_post_history(const Xapian::Document& doc) {
+  std::string data = doc.get_data();
+  return decode_in_place(data);
+}
+
 
 std::vector<std::string> changed_fields(const VersionContent& a, const VersionContent& b) {
   std::vector<std::string> out;

@@ -12,8 +12,10 @@
 //                first and last seen time, what changed against the one
 //                before, and the archived snapshot it was first seen in.
 // It lives in the document data (glass compresses that with zlib; a search
-// never reads it), encoded as one JSON object; encode and decode are side
-// by side in post_history.cc.
+// never reads it), encoded as one JSON object; encode (nlohmann-json) and
+// decode (RapidJSON's event reader: a post seen in thousands of snapshots
+// has megabytes of history, which `show` and the post page read whole) are
+// side by side in post_history.cc.
 //
 // decode_post_history() never throws except std::bad_alloc: data of another
 // shape gives an empty history (and `ok` false). encode throws only

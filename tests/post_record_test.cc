@@ -179,6 +179,42 @@ TEST(PostHistory, BadDataIsAnEmptyHistoryOrSkipsWhatIsBroken) {
   EXPECT_EQ(h.appearances[0].feed, "g");
 }
 
+// Each field of another type than written reads as empty, whatever
+// comes first in the object (the writer puts "appearances" before the
+// contents they name).
+TEST(PostHistory, FieldsOfAnotherTypeReadAsEmpty) {
+  PostHistory h = decode_post_history(
+      R"({"appearances":[{"feed":"f","times":[1,"x"],"contents":[0,0]},{"feed":"h","times":[3,4],"contents":[1,0]},)"
+      R"({"feed":"i","times":5,"contents":[0]},7],)"
+      R"("contents":[5,{"title":7,"text":"t","authors":["a",1,["b"]],"published":"no","updated":2,"summary_delta":3}],)"
+      R"("versions":[{"content":-1},{"content":1.5},{"content":"1"},)"
+      R"({"content":1,"number":2,"no_text":1,"changed":["text",{}],"feed":["f"]},7],"last_change":2.5})");
+  EXPECT_TRUE(h.ok);
+  ASSERT_EQ(h.contents.size(), 2u);  // a content that is no object is an empty one
+  EXPECT_EQ(h.contents[0], VersionContent());
+  EXPECT_EQ(h.contents[1].title, "");
+  EXPECT_EQ(h.contents[1].text, "t");
+  EXPECT_EQ(h.contents[1].summary, "");  // a delta that is no array
+  EXPECT_EQ(h.contents[1].authors, std::vector<std::string>{"a"});
+  EXPECT_FALSE(h.contents[1].published);
+  EXPECT_EQ(h.contents[1].updated, std::optional<std::int64_t>(2));
+  ASSERT_EQ(h.versions.size(), 1u);
+  EXPECT_EQ(h.versions[0].content, 1u);
+  EXPECT_EQ(h.versions[0].number, 2);
+  EXPECT_FALSE(h.versions[0].no_text);
+  EXPECT_EQ(h.versions[0].changed, std::vector<std::string>{"text"});
+  EXPECT_EQ(h.versions[0].feed, "");
+  ASSERT_EQ(h.appearances.size(), 1u);
+  EXPECT_EQ(h.appearances[0].feed, "h");
+  EXPECT_EQ(h.appearances[0].times, (std::vector<std::int64_t>{3, 7}));
+  EXPECT_EQ(h.appearances[0].contents, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_EQ(h.last_change, 0);
+  // Not JSON, or more after the object: no history.
+  EXPECT_FALSE(decode_post_history(R"({"contents":[]} x)").ok);
+  EXPECT_FALSE(decode_post_history(R"({"contents":[{"title":"x"})").ok);
+  EXPECT_TRUE(decode_post_history(R"({"contents":[]})").ok);
+}
+
 TEST(FeedMeta, EncodeThenDecodeKeepsUnknownKeys) {
   FeedMeta f = decode_feed_meta(R"({"title":"T","url":"u","someone_elses":{"x":1},"fetch":{"etag":"e",)"
                                 R"("last_error":null,"consecutive_failures":2}})",

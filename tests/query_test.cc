@@ -835,18 +835,19 @@ TEST_F(SearcherTest, DocCacheKeepsWithinItsBudget) {
   Xapian::Database db(db_path_);
   const Xapian::docid last = db.get_lastdocid();
   ASSERT_GE(last, 4u);
+  FeedNames names({db});
   // Room for about two of the fixture's posts.
   std::size_t one = 0;
   {
     DocCache probe(std::size_t{1} << 20);
-    probe.get(db, 1);
+    probe.get(db, 1, names);
     one = probe.bytes();
   }
   ASSERT_GT(one, 0u);
   DocCache cache(one * 5 / 2);
   std::shared_ptr<const DocCache::Entry> first;
   for (Xapian::docid did = 1; did <= last; ++did) {
-    auto entry = cache.get(db, did);
+    auto entry = cache.get(db, did, names);
     if (did == 1) first = entry;
     const Xapian::Document doc = db.get_document(did);
     const PostRecord want = read_post_record(doc, true);
@@ -859,13 +860,13 @@ TEST_F(SearcherTest, DocCacheKeepsWithinItsBudget) {
   EXPECT_LT(cache.size(), static_cast<std::size_t>(last));
   EXPECT_GE(cache.size(), 1u);
   // The most recently used post is kept: asking again returns the same entry.
-  auto newest = cache.get(db, last);
-  EXPECT_EQ(cache.get(db, last).get(), newest.get());
+  auto newest = cache.get(db, last, names);
+  EXPECT_EQ(cache.get(db, last, names).get(), newest.get());
   // The least recently used was dropped: asking again reads it anew.
-  EXPECT_NE(cache.get(db, 1).get(), first.get());
+  EXPECT_NE(cache.get(db, 1, names).get(), first.get());
   // A budget smaller than any post keeps nothing and still answers.
   DocCache tiny(1);
-  EXPECT_EQ(tiny.get(db, 1)->record.id, first->record.id);
+  EXPECT_EQ(tiny.get(db, 1, names)->record.id, first->record.id);
   EXPECT_EQ(tiny.size(), 0u);
 }
 
