@@ -1,6 +1,7 @@
 #include "query/doc_cache.h"
 
 #include "indexer/schema.h"
+#include "record/stored_text.h"
 
 namespace blogsearch {
 
@@ -22,7 +23,7 @@ std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db,
   const Xapian::Document doc = db.get_document(did, Xapian::DOC_ASSUME_VALID);
   auto entry = std::make_shared<Entry>();
   entry->record = read_post_record(doc, false);
-  entry->text = doc.get_value(schema::kSlotText);
+  entry->text = decode_stored_text(doc.get_value(schema::kSlotText));
   const std::size_t w = weight(*entry);
   if (w > max_bytes_) return entry;  // never kept: bigger than the whole budget
   while (bytes_ + w > max_bytes_ && !lru_.empty()) {
