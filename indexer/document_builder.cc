@@ -2,6 +2,8 @@
 #include "indexer/document_builder.h"
 
 #include <algorithm>
+#include <map>
+#include <unordered_map>
 
 #include "common/utf8.h"
 #include "indexer/date.h"
@@ -10,6 +12,7 @@
 #include "indexer/language.h"
 #include "indexer/schema.h"
 #include "indexer/url.h"
+#include "record/stored_text.h"
 
 namespace blogsearch {
 namespace {
@@ -39,6 +42,38 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
   }
 }
 
+// A stemmer that remembers its stems: Xapian's Snowball stemmers cost
+// about as much per word as the rest of TermGenerator's work, and a
+// post's words are mostly words seen before. Bounded: the cache starts
+// over past kMaxCachedStems words (a few tens of MB).
+class CachedStem : public Xapian::StemImplementation {
+ public:
+  explicit CachedStem(Xapian::Stem stem) : stem_(std::move(stem)) {}
+  std::string operator()(const std::string& word) override {
+    if (auto hit = cache_.find(word); hit != cache_.end()) return hit->second;
+    if (cache_.size() >= kMaxCachedStems) cache_.clear();
+    return cache_.emplace(word, stem_(word)).first->second;
+  }
+  std::string get_description() const override { return "cached " + stem_.get_description(); }
+
+ private:
+  static constexpr std::size_t kMaxCachedStems = 200000;
+  Xapian::Stem stem_;
+  std::unordered_map<std::string, std::string> cache_;
+};
+
+// The stemmer of `language` for this thread: with the stem cache, one per
+// language and thread, kept (it and its reference count are only ever
+// used by this thread's TermGenerator); else a new one for each post.
+Xapian::Stem stemmer_for(const std::string& language) {
+  if (!schema::postings_layout().stem_cache) return schema::make_stemmer(language);
+  thread_local std::map<std::string, Xapian::Stem> stemmers;
+  auto it = stemmers.find(language);
+  if (it == stemmers.end())
+    it = stemmers.emplace(language, Xapian::Stem(new CachedStem(schema::make_stemmer(language)))).first;
+  return it->second;
+}
+
 // Author names and the feed's title are words of the post too, weighted
 // below the title and above one mention in the text: "hoffmann" finds the
 // posts of an author Hoffmann, "mitchell hashimoto" those of the feed of
@@ -48,27 +83,28 @@ constexpr Xapian::termcount kFeedTitleWeight = 1;
 
 Xapian::Document free_text(const DocumentInput& in, const std::string& language, Xapian::TermGenerator& tg) {
   const VersionContent& c = *in.content;
+  const schema::PostingsLayout& layout = schema::postings_layout();
+  // With trimmed positions, author, feed-title and category words get none.
+  auto extra = [&](const std::string& text, Xapian::termcount weight, const std::string& prefix) {
+    if (layout.trim_positions) tg.index_text_without_positions(text, weight, prefix);
+    else tg.index_text(text, weight, prefix);
+    tg.increase_termpos();
+  };
   Xapian::Document doc;
-  tg.set_stemmer(schema::make_stemmer(language));
+  tg.set_stemmer(stemmer_for(language));
   tg.set_document(doc);
   tg.index_text(c.title, 1, schema::kTitle);
   tg.increase_termpos();
+  // The unprefixed title keeps its positions: a quoted phrase that is only
+  // in the title ("open source") must find the post.
   tg.index_text(c.title, schema::kTitleWeight);
   tg.increase_termpos();
   for (const auto& a : c.authors) {
-    tg.index_text(a, 1, schema::kAuthor);
-    tg.increase_termpos();
-    tg.index_text(a, kAuthorWeight);
-    tg.increase_termpos();
+    extra(a, 1, schema::kAuthor);
+    extra(a, kAuthorWeight, "");
   }
-  if (!in.feed_title.empty()) {
-    tg.index_text(in.feed_title, kFeedTitleWeight);
-    tg.increase_termpos();
-  }
-  for (const auto& cat : c.categories) {
-    tg.index_text(cat);
-    tg.increase_termpos();
-  }
+  if (!in.feed_title.empty()) extra(in.feed_title, kFeedTitleWeight, "");
+  for (const auto& cat : c.categories) extra(cat, 1, "");
   tg.index_text(in.text);
   // The document goes to another thread: tg must not keep a
   // (non-atomically counted) reference to it.
@@ -120,7 +156,8 @@ Xapian::TermGenerator make_term_generator() {
   // A Stem of its own: copies of one Stem share a reference count that is
   // not atomic.
   tg.set_stemmer(schema::make_stemmer(schema::kStemLanguage));
-  tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+  tg.set_stemming_strategy(schema::postings_layout().stems_only ? Xapian::TermGenerator::STEM_ALL_Z
+                                                                : Xapian::TermGenerator::STEM_SOME);
   return tg;
 }
 
@@ -197,7 +234,8 @@ Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& 
   add_time(doc, schema::kSlotFirstSeen, in.first_seen);
   add_time(doc, schema::kSlotLastSeen, in.last_seen);
   doc.add_value(schema::kSlotContentHash, in.content_hash);
-  doc.add_value(schema::kSlotText, in.text);
+  doc.add_value(schema::kSlotText,
+                schema::postings_layout().compress_text ? encode_stored_text(in.text) : in.text);
   // Last: it lists the facet terms the document now has.
   doc.add_value(schema::kSlotFacets, schema::facet_value(doc, c.authors, c.categories));
   doc.add_value(schema::kSlotRecord, in.record);

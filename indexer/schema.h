@@ -107,6 +107,45 @@ inline Xapian::Stem make_stemmer(std::string_view code) {
   return Xapian::Stem(new FoldingStem(stemmer));
 }
 
+// ---- How a post's words are posted (issue 17 section 3) ------------------
+// The choices measured in docs/benchmarks.md ("Cheaper postings"):
+//   stem_cache      the indexer keeps one stemmer per language and thread
+//                   with a cache of its stems (Xapian::Stem is slow per word)
+//   compress_text   kSlotText zlib-compressed (record/stored_text.h)
+//   trim_positions  no positions for the author words (A and unprefixed),
+//                   the feed title's and the categories' words: only the
+//                   body and the title (S and unprefixed) have them
+//   stems_only      every word only as its Z stem, with positions
+//                   (STEM_ALL_Z on both sides), instead of the word with
+//                   positions and its stem without (STEM_SOME)
+struct PostingsLayout {
+  bool stem_cache = false;
+  bool compress_text = false;
+  bool trim_positions = false;
+  bool stems_only = false;
+};
+// The layout this build writes and searches. The environment variable
+// BLOGSEARCH_POSTINGS_STUDY replaces it for tools/bench.d/postings_study.py
+// only: "none", or a comma list of stem_cache, compress_text, trim_positions
+// and stems_only (a database must be written and searched with the same
+// value). Never throws except std::bad_alloc.
+inline PostingsLayout read_postings_layout() {
+  PostingsLayout l;
+  const char* study = std::getenv("BLOGSEARCH_POSTINGS_STUDY");
+  if (study == nullptr || *study == '\0') return l;
+  l = PostingsLayout{false, false, false, false};
+  const std::string v = std::string(",") + study + ",";
+  l.stem_cache = v.find(",stem_cache,") != std::string::npos;
+  l.compress_text = v.find(",compress_text,") != std::string::npos;
+  l.trim_positions = v.find(",trim_positions,") != std::string::npos;
+  l.stems_only = v.find(",stems_only,") != std::string::npos;
+  return l;
+}
+inline const PostingsLayout& postings_layout() {
+  static const PostingsLayout layout = read_postings_layout();
+  return layout;
+}
+
 // Title words are indexed twice: under S and unprefixed with this extra
 // within-document frequency, so a title match outranks a body match.
 inline constexpr unsigned kTitleWeight = 5;

@@ -1,6 +1,7 @@
 #include "query/doc_cache.h"
 
 #include "indexer/schema.h"
+#include "record/stored_text.h"
 
 namespace blogsearch {
 
@@ -23,7 +24,7 @@ std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db,
   auto entry = std::make_shared<Entry>();
   entry->record = read_post_record(doc, false);
   names.apply(entry->record);
-  entry->text = doc.get_value(schema::kSlotText);
+  entry->text = decode_stored_text(doc.get_value(schema::kSlotText));
   const std::size_t w = weight(*entry);
   if (w > max_bytes_) return entry;  // never kept: bigger than the whole budget
   while (bytes_ + w > max_bytes_ && !lru_.empty()) {

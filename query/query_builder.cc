@@ -547,6 +547,10 @@ struct QueryBuilder::Parser {
     }
     languages.resize(codes.size());
     titles.add_prefix("title", schema::kTitle);
+    if (schema::postings_layout().stems_only) {  // title words are ZS stems only
+      titles.set_stemmer(schema::make_stemmer(codes[0]));
+      titles.set_stemming_strategy(Xapian::QueryParser::STEM_ALL_Z);
+    }
   }
 
   Xapian::QueryParser& parser(std::size_t i) {
@@ -558,7 +562,8 @@ struct QueryBuilder::Parser {
     Xapian::QueryParser qp;
     qp.set_database(db);
     qp.set_stemmer(schema::make_stemmer(language));
-    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    qp.set_stemming_strategy(schema::postings_layout().stems_only ? Xapian::QueryParser::STEM_ALL_Z
+                                                                  : Xapian::QueryParser::STEM_SOME);
     qp.set_default_op(default_op);
     if (max_expansion)
       qp.set_max_expansion(max_expansion, Xapian::Query::WILDCARD_LIMIT_ERROR,

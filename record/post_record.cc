@@ -14,6 +14,7 @@
 #include <rapidjson/reader.h>
 
 #include "indexer/schema.h"
+#include "record/stored_text.h"
 
 namespace blogsearch {
 
@@ -164,7 +165,7 @@ std::string encode_post_record(const PostRecord& p) {
 
 PostRecord read_post_record(const Xapian::Document& doc, bool with_text) {
   PostRecord p = parse_post_record(doc.get_value(schema::kSlotRecord), doc.get_docid());
-  if (with_text) p.text = doc.get_value(schema::kSlotText);
+  if (with_text) p.text = decode_stored_text(doc.get_value(schema::kSlotText));
   return p;
 }
 

@@ -26,6 +26,7 @@
 #include "indexer/writer.h"
 #include "record/feed_meta.h"
 #include "record/post_history.h"
+#include "record/stored_text.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -307,7 +308,7 @@ TEST_F(HistoryTest, AnEmptyBodyKeepsTheLastText) {
   EXPECT_EQ(a["versions"], 2);
   EXPECT_EQ(a["no_text"], true);
   EXPECT_EQ(count("alpha"), 1);
-  EXPECT_EQ(doc_of("a").get_value(schema::kSlotText), "Alpha words.");
+  EXPECT_EQ(decode_stored_text(doc_of("a").get_value(schema::kSlotText)), "Alpha words.");
   PostHistory h = history_of("a");
   ASSERT_EQ(h.versions.size(), 2u);
   EXPECT_TRUE(h.versions[1].no_text);

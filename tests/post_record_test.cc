@@ -3,11 +3,13 @@
 // data) and the feed metadata, encoded and decoded.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "record/feed_meta.h"
 #include "record/post_history.h"
 #include "record/post_record.h"
+#include "record/stored_text.h"
 
 namespace blogsearch {
 namespace {
@@ -236,6 +238,51 @@ TEST(FeedMeta, EncodeThenDecodeKeepsUnknownKeys) {
   EXPECT_EQ(g.latest_body, "abcd");
   EXPECT_EQ(encode_feed_meta(g), data);
   EXPECT_EQ(decode_feed_meta("garbage", "x").id, "x");
+}
+
+// The plain text (schema::kSlotText): long texts compressed, every text read
+// back as it was, damaged values read as nothing.
+TEST(StoredText, LongTextIsCompressedAndReadBack) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "The quick brown fox jumps over the lazy dog " + std::to_string(i) + ". ";
+  const std::string stored = encode_stored_text(text);
+  EXPECT_LT(stored.size(), text.size() / 2);
+  EXPECT_EQ(stored.substr(0, 2), std::string("\0Z", 2));
+  EXPECT_EQ(decode_stored_text(stored), text);
+}
+
+TEST(StoredText, ShortAndIncompressibleTextsAreKeptAsTheyAre) {
+  EXPECT_EQ(encode_stored_text("Alpha words."), "Alpha words.");
+  EXPECT_EQ(decode_stored_text("Alpha words."), "Alpha words.");
+  EXPECT_EQ(encode_stored_text(""), "");
+  std::string noise;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 1000; ++i) noise += static_cast<char>('!' + (x = x * 1103515245 + 12345) % 90);
+  const std::string stored = encode_stored_text(noise);
+  EXPECT_LE(stored.size(), noise.size());
+  EXPECT_EQ(decode_stored_text(stored), noise);
+}
+
+TEST(StoredText, TextStartingWithNulIsNotMistakenForCompressed) {
+  const std::string text("\0Z\0\0\0\5hello", 10);
+  const std::string stored = encode_stored_text(text);
+  EXPECT_EQ(decode_stored_text(stored), text);
+  const std::string longer = std::string("\0P", 2) + std::string(300, '\x01');
+  EXPECT_EQ(decode_stored_text(encode_stored_text(longer)), longer);
+}
+
+TEST(StoredText, DamagedValuesReadAsNothing) {
+  std::string text(5000, 'a');
+  std::string stored = encode_stored_text(text);
+  ASSERT_EQ(stored.substr(0, 2), std::string("\0Z", 2));
+  std::string truncated = stored.substr(0, stored.size() / 2);
+  EXPECT_EQ(decode_stored_text(truncated), "");
+  std::string huge = stored;
+  huge[2] = '\x7f';  // a length no stream this size inflates to
+  EXPECT_EQ(decode_stored_text(huge), "");
+  std::string flipped = stored;
+  flipped[stored.size() - 3] ^= 0x55;
+  EXPECT_EQ(decode_stored_text(flipped), "");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "record/post_history.h"
+#include "record/stored_text.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -113,7 +114,7 @@ class WriterTest : public ::testing::Test {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return "";
-    return db.get_document(*it).get_value(schema::kSlotText);
+    return decode_stored_text(db.get_document(*it).get_value(schema::kSlotText));
   }
 
   // The terms held in the post's facet value (schema::kSlotFacets), as

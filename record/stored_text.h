@@ -1,0 +1,28 @@
+// stored_text.h: the post's plain text as kept in schema::kSlotText, encoded
+// by the writer and decoded by every reader, side by side in stored_text.cc.
+//
+// Glass compresses document data but stores values as they are, and the
+// plain text was a fifth of the database (issue 17). A text of at least
+// kMinCompressedBytes is stored zlib-compressed when that makes it smaller:
+//   "\0Z" + its length in bytes (4 bytes, big-endian) + the zlib stream.
+// Shorter or incompressible texts are stored as they are, except one that
+// starts with NUL (never seen from a feed, but possible in a JSON Feed),
+// which is stored as "\0P" + the text: the forms cannot be confused, and a
+// database written before schema version 6 (all plain) reads the same.
+//
+// encode_stored_text() throws only std::bad_alloc. decode_stored_text()
+// throws only std::bad_alloc: a damaged compressed value decodes to "".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace blogsearch {
+
+inline constexpr std::size_t kMinCompressedBytes = 256;
+
+std::string encode_stored_text(std::string_view text);
+std::string decode_stored_text(std::string_view value);
+
+}  // namespace blogsearch
