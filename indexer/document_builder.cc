@@ -44,13 +44,13 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
   }
 }
 
-// Stems remembered across posts, batches and threads: Xapian's Snowball
-// stemmers take about 1.8 us a word, a quarter of TermGenerator's time, and
-// a post's words are mostly words seen before. One cache per language for
-// the whole process (the writer's worker threads are made anew for each
-// batch, so a cache of their own would start cold every 100 posts); a
-// lookup takes a shared lock. Bounded: a cache starts over past
-// kMaxCachedStems words (a few tens of MB).
+// Stems remembered across posts, batches and threads (the layout's
+// stem_cache, off: in `add` it saved no measurable CPU, docs/benchmarks.md,
+// though a Snowball stem alone takes about 1.8 us against 0.5 us through a
+// hash map). One cache per language for the whole process (the writer's
+// worker threads are made anew for each batch, so a cache of their own
+// starts cold every feed); a lookup takes a shared lock. Bounded: a cache
+// starts over past kMaxCachedStems words (a few tens of MB).
 class StemCache {
  public:
   bool find(const std::string& word, std::string& stem) const {
