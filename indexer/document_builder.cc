@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 #include "common/utf8.h"
@@ -42,36 +44,64 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
   }
 }
 
-// A stemmer that remembers its stems: Xapian's Snowball stemmers cost
-// about as much per word as the rest of TermGenerator's work, and a
-// post's words are mostly words seen before. Bounded: the cache starts
-// over past kMaxCachedStems words (a few tens of MB).
+// Stems remembered across posts, batches and threads (the layout's
+// stem_cache, off: in `add` it saved no measurable CPU, docs/benchmarks.md,
+// though a Snowball stem alone takes about 1.8 us against 0.5 us through a
+// hash map). One cache per language for the whole process (the writer's
+// worker threads are made anew for each batch, so a cache of their own
+// starts cold every feed); a lookup takes a shared lock. Bounded: a cache
+// starts over past kMaxCachedStems words (a few tens of MB).
+class StemCache {
+ public:
+  bool find(const std::string& word, std::string& stem) const {
+    std::shared_lock lock(mutex_);
+    auto hit = stems_.find(word);
+    if (hit == stems_.end()) return false;
+    stem = hit->second;
+    return true;
+  }
+  void add(const std::string& word, const std::string& stem) {
+    std::unique_lock lock(mutex_);
+    if (stems_.size() >= kMaxCachedStems) stems_.clear();
+    stems_.emplace(word, stem);
+  }
+
+ private:
+  static constexpr std::size_t kMaxCachedStems = 200000;
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string, std::string> stems_;
+};
+
+StemCache& stem_cache_for(const std::string& language) {
+  static std::mutex mutex;
+  static std::map<std::string, StemCache> caches;  // never erased: references stay valid
+  std::lock_guard lock(mutex);
+  return caches[language];
+}
+
 class CachedStem : public Xapian::StemImplementation {
  public:
-  explicit CachedStem(Xapian::Stem stem) : stem_(std::move(stem)) {}
+  CachedStem(Xapian::Stem stem, StemCache& cache) : stem_(std::move(stem)), cache_(cache) {}
   std::string operator()(const std::string& word) override {
-    if (auto hit = cache_.find(word); hit != cache_.end()) return hit->second;
-    if (cache_.size() >= kMaxCachedStems) cache_.clear();
-    return cache_.emplace(word, stem_(word)).first->second;
+    std::string out;
+    if (cache_.find(word, out)) return out;
+    out = stem_(word);
+    cache_.add(word, out);
+    return out;
   }
   std::string get_description() const override { return "cached " + stem_.get_description(); }
 
  private:
-  static constexpr std::size_t kMaxCachedStems = 200000;
-  Xapian::Stem stem_;
-  std::unordered_map<std::string, std::string> cache_;
+  Xapian::Stem stem_;  // this post's own: a Stem is not thread-safe
+  StemCache& cache_;
 };
 
-// The stemmer of `language` for this thread: with the stem cache, one per
-// language and thread, kept (it and its reference count are only ever
-// used by this thread's TermGenerator); else a new one for each post.
+// A stemmer of `language` for one post (stemmers are not thread-safe; each
+// post gets its own), through the cache when the layout has it.
 Xapian::Stem stemmer_for(const std::string& language) {
-  if (!schema::postings_layout().stem_cache) return schema::make_stemmer(language);
-  thread_local std::map<std::string, Xapian::Stem> stemmers;
-  auto it = stemmers.find(language);
-  if (it == stemmers.end())
-    it = stemmers.emplace(language, Xapian::Stem(new CachedStem(schema::make_stemmer(language)))).first;
-  return it->second;
+  Xapian::Stem stem = schema::make_stemmer(language);
+  if (!schema::postings_layout().stem_cache) return stem;
+  return Xapian::Stem(new CachedStem(std::move(stem), stem_cache_for(language)));
 }
 
 // Author names and the feed's title are words of the post too, weighted

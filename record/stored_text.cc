@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace blogsearch {
@@ -42,15 +43,26 @@ std::string decode_stored_text(std::string_view value) {
   if (value.size() < kHeaderBytes || value[0] != kMarker[0] || value[1] != kMarker[1]) return std::string(value);
   std::uint32_t n = 0;
   for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(value[2 + i]);
-  // A zlib stream inflates at most about 1032:1; a length past that is damage.
-  if (n / 1032 > value.size()) return {};
-  std::string out(n, '\0');
-  uLongf got = n;
-  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &got,
-                 reinterpret_cast<const Bytef*>(value.data() + kHeaderBytes),
-                 static_cast<uLong>(value.size() - kHeaderBytes)) != Z_OK ||
-      got != n)
-    return {};
+  // Inflated a piece at a time: memory follows what the stream gives, not
+  // what a damaged header claims, and stops at the length it states.
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return {};
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(value.data() + kHeaderBytes));
+  z.avail_in = static_cast<uInt>(value.size() - kHeaderBytes);
+  std::string out;
+  int rc = Z_OK;
+  while (rc == Z_OK && out.size() < n) {
+    const std::size_t have = out.size();
+    out.resize(have + std::min<std::size_t>(n - have, 1u << 16));
+    z.next_out = reinterpret_cast<Bytef*>(&out[have]);
+    z.avail_out = static_cast<uInt>(out.size() - have);
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.resize(out.size() - z.avail_out);
+  }
+  // The stream must end exactly at the stated length.
+  if (rc == Z_OK && out.size() == n) rc = inflate(&z, Z_FINISH) == Z_STREAM_END ? Z_STREAM_END : Z_DATA_ERROR;
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END || out.size() != n) return {};
   return out;
 }
 

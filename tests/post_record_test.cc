@@ -278,7 +278,7 @@ TEST(StoredText, DamagedValuesReadAsNothing) {
   std::string truncated = stored.substr(0, stored.size() / 2);
   EXPECT_EQ(decode_stored_text(truncated), "");
   std::string huge = stored;
-  huge[2] = '\x7f';  // a length no stream this size inflates to
+  huge[2] = '\x7f';  // a length far past what the stream inflates to
   EXPECT_EQ(decode_stored_text(huge), "");
   std::string flipped = stored;
   flipped[stored.size() - 3] ^= 0x55;

@@ -12,6 +12,7 @@ any failed. With DUMP_FILE, also writes a canonical dump of every document
 
 import json
 import sys
+import zlib
 
 import xapian
 
@@ -19,6 +20,15 @@ SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
 SLOT_FACETS = 6  # kSlotFacets: the facet terms, each after a length byte
 SLOT_RECORD = 7  # kSlotRecord: the post record, JSON
 FACET_PREFIXES = ("K", "M", "XAUTHOR", "XFEED")
+
+
+def stored_text(value):
+    """The plain text of a kSlotText value (record/stored_text.h): zlib after
+    "\\0Z" and a 4-byte length, as it is after "\\0P", else as it is."""
+    if value[:2] == b"\0Z":
+        return zlib.decompress(value[6:])
+    return value[2:] if value[:2] == b"\0P" else value
+
 
 PT = "https://pytorch.org/?p="
 TN = "tag:tensor-notes.example.org,2026:post-"
@@ -351,7 +361,7 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
     for words in phrases:
         check(phrase_matches(db, words, doc.get_docid()),
               f"{post_id}: phrase {' '.join(words)!r} does not match")
-    text = doc.get_value(SLOT_TEXT).decode("utf-8")
+    text = stored_text(doc.get_value(SLOT_TEXT)).decode("utf-8")
     check("text" not in data, f"{post_id}: the text belongs in value slot {SLOT_TEXT}, not the JSON")
     try:
         history = json.loads(doc.get_data())

@@ -114,13 +114,14 @@ PY
 
 check_db() {  # LABEL: the index built from the four versions
   /usr/bin/python3 - "$BLOGSEARCH_DB" <<'PY' || fail "$1: the index does not hold the history as committed"
-import json, sys, xapian
+import json, sys, xapian, zlib
 db = xapian.Database(sys.argv[1])
 docs = {}
 for item in db.postlist("XFEEDtest-feed"):
     doc = db.get_document(item.docid)
     d = json.loads(doc.get_value(7))  # kSlotRecord
-    d["text"] = doc.get_value(5).decode()  # indexer/schema.h: kSlotText
+    t = doc.get_value(5)  # indexer/schema.h: kSlotText (record/stored_text.h)
+    d["text"] = (zlib.decompress(t[6:]) if t[:2] == b"\0Z" else t[2:] if t[:2] == b"\0P" else t).decode()
     docs[d["id"]] = d
 assert sorted(docs) == ["urn:history:%d" % i for i in range(1, 7)], sorted(docs)
 p1, p2, p4, p6 = (docs["urn:history:%d" % i] for i in (1, 2, 4, 6))

@@ -106,9 +106,15 @@ def figure(pattern, text):
 
 def quoted_titles(search, db, env, sample=200):
     """Of a fixed sample of titles of 3+ plain words, how many find their post in quotes."""
-    p = subprocess.run([search, "--db", db, "--since", "1970", "--format", "json", "--limit", "5000", "--"],
-                       env=env, capture_output=True, text=True)
-    posts = json.loads(p.stdout)["results"]
+    posts, page = [], 1
+    while True:  # pages of 1000, the most a search returns
+        p = subprocess.run([search, "--db", db, "--since", "0001", "--format", "json", "--limit", "1000",
+                            "--page", str(page), "--"], env=env, capture_output=True, text=True)
+        results = json.loads(p.stdout)["results"] if p.stdout.strip() else []
+        if not results:
+            break
+        posts += results
+        page += 1
     titled = [x for x in posts if len(re.findall(r"[A-Za-z0-9]+", x["title"])) >= 3]
     titled.sort(key=lambda x: hashlib.sha256(x["id"].encode()).hexdigest())
     ok = n = 0
@@ -124,7 +130,7 @@ def quoted_titles(search, db, env, sample=200):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--snapshots", required=True)
-    ap.add_argument("--posts", required=True)
+    ap.add_argument("--posts", default="10000", help="sizes, comma-separated; '' for none")
     ap.add_argument("--work", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--src", required=True)
@@ -132,15 +138,19 @@ def main():
     ap.add_argument("--finalists", default="none;default")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--no-quality", action="store_true")
+    ap.add_argument("--quality-variants", help="the variants of the blog-history part (default: --variants)")
     ap.add_argument("--markdown")
     args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.src = os.path.abspath(args.src)
     index = os.path.join(args.build, "blogsearch-index")
     search = os.path.join(args.build, "blogsearch")
     variants = args.variants.split(";")
     finalists = args.finalists.split(";")
-    sizes = [int(n) for n in args.posts.split(",")]
+    sizes = [int(n) for n in args.posts.split(",") if n]
+    quality = args.quality_variants.split(";") if args.quality_variants is not None else variants
     mb = lambda b: "%.0f" % (b / 1e6)
+    arch = os.path.join(args.work, "archive")  # each ingest's copy of the snapshots, removed after it
     lines = []
 
     for n in sizes:
@@ -162,7 +172,9 @@ def main():
             cpu = wall = float("inf")
             for _ in range(args.repeat):
                 shutil.rmtree(db, ignore_errors=True)
-                c, w = cpu_run([index, "add", "--quiet", "--db", db, os.path.join(gen, "archive")], env)
+                shutil.rmtree(arch, ignore_errors=True)
+                c, w = cpu_run([index, "add", "--quiet", "--db", db, "--archive", arch,
+                                os.path.join(gen, "archive")], env)
                 cpu, wall = min(cpu, c), min(wall, w)
             t = tables(live(db))
             size = du(db)
@@ -173,16 +185,16 @@ def main():
             lines.append("| %s | %.1f | %.1f | %s | %s / %s / %s / %s | %s | %.1f | %.1f |" % (
                 v, cpu, wall, mb(size), mb(t["position"]), mb(t["postlist"]), mb(t["termlist"]),
                 mb(t["docdata"]), mb(c_size), s_ms, c_ms))
-            shutil.rmtree(db, ignore_errors=True)
-            shutil.rmtree(db + "-c", ignore_errors=True)
+            for d in (db, db + "-c", arch):
+                shutil.rmtree(d, ignore_errors=True)
             print(lines[-1], flush=True)
 
-    lines += ["", "blog-history (every snapshot), ingest and quality:", "",
+    lines += [] if not quality else ["", "blog-history (every snapshot), ingest and quality:", "",
               "| variant | CPU s | size MB | compacted MB | known-item title first | quoted body phrase "
               "| all titles: misses | quoted title finds post | query_tests (language, folding, phrases, titles) |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     e2e = dict(BLOGSEARCH_INDEX=index, BLOGSEARCH=search, SOURCE_DIR=args.src)
-    for v in variants:
+    for v in quality if quality != [""] else []:
         env = env_for(v)
         print("== blog-history, variant %s" % v, flush=True)
         db = os.path.join(args.work, "db-bh")
@@ -191,28 +203,28 @@ def main():
         cpu = float("inf")
         for _ in range(args.repeat):
             shutil.rmtree(db, ignore_errors=True)
-            cpu = min(cpu, cpu_run([index, "add", "--quiet", "--db", db, args.snapshots], env)[0])
+            shutil.rmtree(arch, ignore_errors=True)
+            cpu = min(cpu, cpu_run([index, "add", "--quiet", "--db", db, "--archive", arch, args.snapshots],
+                                   env)[0])
         size = du(db)
         compacted_copy(db, db + "-c")
         c_size = du(db + "-c")
         cols = [v, "%.1f" % cpu, mb(size), mb(c_size)]
-        if args.no_quality:
-            cols += ["-"] * 5
-        else:
-            env_e2e = dict(env, **e2e)
-            ki = subprocess.run(["bash", os.path.join(args.src, "tests/e2e/known_item.sh")], env=env_e2e,
-                                capture_output=True, text=True).stdout
-            at = subprocess.run(["bash", os.path.join(args.src, "tests/e2e/all_titles.sh")], env=env_e2e,
-                                capture_output=True, text=True).stdout
-            qt = subprocess.run([os.path.join(args.build, "query_tests"), "--gtest_filter=" + TESTS, "--gtest_brief=1"],
-                                env=env, capture_output=True, text=True).stdout
-            passed = figure(r"\[  PASSED  \] (\d+) test", qt)
-            failed = figure(r"(\d+) FAILED TEST", qt)
-            cols += [figure(r"ranks the post first: ([\d/]+)", ki), figure(r"finds the post: ([\d/]+)", ki),
-                     figure(r"misses (\d+ = [\d.]+%)", at), quoted_titles(search, db, env),
-                     "%s passed, %s failed" % (passed, "0" if failed == "?" else failed)]
-        shutil.rmtree(db, ignore_errors=True)
-        shutil.rmtree(db + "-c", ignore_errors=True)
+        env_e2e = dict(env, **e2e)
+        ki = subprocess.run(["bash", os.path.join(args.src, "tests/e2e/known_item.sh")], env=env_e2e,
+                            capture_output=True, text=True).stdout
+        at = subprocess.run(["bash", os.path.join(args.src, "tests/e2e/all_titles.sh")], env=env_e2e,
+                            capture_output=True, text=True).stdout
+        qt = subprocess.run([os.path.join(args.build, "query_tests"), "--gtest_filter=" + TESTS, "--gtest_brief=1"],
+                            env=env, capture_output=True, text=True).stdout
+        ran = int(figure(r"(\d+) tests? from .* ran", qt).replace("?", "0"))
+        passed = int(figure(r"\[  PASSED  \] (\d+) test", qt).replace("?", "0"))
+        failed = ran - passed
+        cols += [figure(r"ranks the post first: ([\d/]+)", ki), figure(r"finds the post: ([\d/]+)", ki),
+                 figure(r"misses (\d+ = [\d.]+%)", at), quoted_titles(search, db, env),
+                 "%d of %d pass" % (passed, ran)]
+        for d in (db, db + "-c", arch):
+            shutil.rmtree(d, ignore_errors=True)
         lines.append("| " + " | ".join(cols) + " |")
         print(lines[-1], flush=True)
 

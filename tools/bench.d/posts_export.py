@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import sys
+import zlib
 
 import xapian
 
@@ -23,12 +24,20 @@ SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
 SLOT_RECORD = 7  # kSlotRecord: the post record (JSON)
 
 
+def stored_text(value):
+    """The plain text of a kSlotText value (record/stored_text.h): zlib after
+    "\\0Z" and a 4-byte length, as it is after "\\0P", else as it is."""
+    if value[:2] == b"\0Z":
+        return zlib.decompress(value[6:])
+    return value[2:] if value[:2] == b"\0P" else value
+
+
 def read_posts(db_path):
     db = xapian.Database(db_path)
     for item in db.postlist(""):
         doc = db.get_document(item.docid)
         data = (doc.get_value(SLOT_RECORD) or doc.get_data()).decode("utf-8", "replace")
-        text = doc.get_value(SLOT_TEXT).decode("utf-8", "replace")
+        text = stored_text(doc.get_value(SLOT_TEXT)).decode("utf-8", "replace")
         try:
             fields = json.loads(data)
         except ValueError:
