@@ -1,6 +1,6 @@
 """Memory of one FastCGI process under varied queries.
 
-fcgi_memory.py --db DIR --src SRC --cgi BIN [--queries N] [--seed S]
+fcgi_memory.py --db DIR --src SRC --cgi BIN [--queries N] [--seed S] [--first QUERY]
 
 Serves DIR with tools/serve (FastCGI, one process, the answer cache on as
 deployed) and sends N (default 400) varied requests: words drawn from the
@@ -45,16 +45,25 @@ def terms(db, prefix, limit):
     return out
 
 
-def memory_of(exe):
-    """(VmRSS, VmHWM) in MB of the process running `exe`."""
+def processes_of(exe):
+    """The pids running `exe`."""
+    pids = set()
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
         try:
-            if os.readlink("/proc/%s/exe" % pid) == exe:
-                status = open("/proc/%s/status" % pid).read()
-                return tuple(int(re.search(r"%s:\s+(\d+)" % k, status).group(1)) / 1024.0
-                             for k in ("VmRSS", "VmHWM"))
+            if pid.isdigit() and os.readlink("/proc/%s/exe" % pid) == exe:
+                pids.add(int(pid))
+        except OSError:
+            pass
+    return pids
+
+
+def memory_of(pids):
+    """(VmRSS, VmHWM) in MB of the one process of `pids` still running."""
+    for pid in pids:
+        try:
+            status = open("/proc/%d/status" % pid).read()
+            return tuple(int(re.search(r"%s:\s+(\d+)" % k, status).group(1)) / 1024.0
+                         for k in ("VmRSS", "VmHWM"))
         except OSError:
             pass
     return None
@@ -67,6 +76,7 @@ def main():
     ap.add_argument("--cgi", required=True)
     ap.add_argument("--queries", type=int, default=400)
     ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--first", help="the first request's query (default: the commonest word)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     db = xapian.Database(args.db)
@@ -106,6 +116,7 @@ def main():
 
     port = free_port()
     cgi = os.path.realpath(args.cgi)
+    others = processes_of(cgi)  # of other servers: not measured
     server = subprocess.Popen([os.path.join(args.src, "tools", "serve"), "--port", str(port), "--db", args.db,
                                "--fastcgi", "--procs", "1", "--cgi", cgi],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -117,28 +128,39 @@ def main():
             except OSError:
                 time.sleep(0.1)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conn.request("GET", "/search")  # the FastCGI process starts
+        conn.getresponse().read()
+        ours = processes_of(cgi) - others
+        if len(ours) != 1:
+            sys.exit("fcgi_memory: cannot tell this server's FastCGI process (%s)" % sorted(ours))
         statuses = {}
         started = time.perf_counter()
         for i in range(args.queries):
             # The first is a search page (its four facets make the tables
             # kept per post): its memory, against the next ones', shows
             # what grows with the posts and what with the requests.
-            path = "/search?q=" + urllib.parse.quote(common[0]) if i == 0 else request()
+            path = "/search?q=" + urllib.parse.quote(args.first or common[0]) if i == 0 else request()
             conn.request("GET", path)
             resp = conn.getresponse()
             resp.read()
             statuses[resp.status] = statuses.get(resp.status, 0) + 1
             if i == 0 or (i + 1) % 100 == 0:
-                m = memory_of(cgi)
+                m = memory_of(ours)
                 print("fcgi_memory: after %d requests: RSS %.0f MB, peak %.0f MB" % ((i + 1,) + m) if m
                       else "fcgi_memory: the FastCGI process was not found", flush=True)
         took = time.perf_counter() - started
-        m = memory_of(cgi)
+        m = memory_of(ours)
         print("fcgi_memory: %d posts, %d requests in %.1f s (statuses %s): peak RSS %.0f MB"
               % (db.get_doccount(), args.queries, took, statuses, m[1] if m else float("nan")))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait()
+        # lighttpd leaves its FastCGI process behind when it is stopped.
+        for pid in locals().get("ours", ()):
+            try:
+                os.kill(pid, signal.SIGKILL)  # it does not stop on SIGTERM
+            except OSError:
+                pass
 
 
 if __name__ == "__main__":
