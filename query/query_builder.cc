@@ -609,11 +609,13 @@ struct QueryBuilder::Parser {
 
   // `text` parsed in every language: a post is stemmed in one, so it
   // matches the parse of its own language; each post weighs as its best
-  // parse (OP_MAX), so a word whose stems agree is not counted twice.
-  // Spelling correction is asked of the primary parser only. `any` joins
-  // the parses with OR instead, for what a post must not match. Throws
-  // Xapian::QueryParserError as parse_query does.
-  Xapian::Query parse(const std::string& text, unsigned flags, Xapian::Query::op op = Xapian::Query::OP_MAX) {
+  // parse (OP_MAX), so a word whose stems agree is not counted twice; a
+  // post matches when it matches any parse, which is also what an
+  // exclusion needs. Only this join uses OP_MAX (query_bounds.cc counts
+  // the wildcards of one parse). Spelling correction is asked of the
+  // primary parser only. Throws Xapian::QueryParserError as parse_query
+  // does.
+  Xapian::Query parse(const std::string& text, unsigned flags) {
     Xapian::Query q = primary().parse_query(text, flags);
     if (languages.size() == 1) return q;
     std::vector<Xapian::Query> parts{q};
@@ -627,7 +629,7 @@ struct QueryBuilder::Parser {
       seen.push_back(std::move(d));
       parts.push_back(std::move(other));
     }
-    return parts.size() == 1 ? q : Xapian::Query(op, parts.begin(), parts.end());
+    return parts.size() == 1 ? q : Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end());
   }
 
   void set_default_op(Xapian::Query::op op) {
@@ -731,7 +733,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       qp.set_default_op(Xapian::Query::OP_OR);
       Xapian::Query any;
       try {
-        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
+        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
       } catch (const Xapian::QueryParserError& e) {
         qp.set_default_op(Xapian::Query::OP_AND);
         throw locate_syntax_error(options.text, e.get_msg());
