@@ -122,6 +122,8 @@ FacetTable::FacetTable(const Xapian::Database& db, const std::vector<Xapian::Dat
     });
   }
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
+  ids_.shrink_to_fit();  // kept until the database changes: not the slack of its growth
+  pairs_.shrink_to_fit();
   std::vector<std::uint32_t> by_term(pairs_.size());
   for (std::uint32_t p = 0; p < by_term.size(); ++p) by_term[p] = p;
   std::sort(by_term.begin(), by_term.end(),

@@ -16,6 +16,7 @@ PublishedKeys::PublishedKeys(const Xapian::Database& db) {
     bytes_.insert(bytes_.end(), key.begin(), key.end());
   }
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(bytes_.size());
+  bytes_.shrink_to_fit();  // kept until the database changes: not the slack of its growth
 }
 
 std::string PublishedKeys::operator()(const Xapian::Document& doc) const {

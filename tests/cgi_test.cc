@@ -747,6 +747,28 @@ class CgiAppTest : public ::testing::Test {
   std::string logged_;
 };
 
+// The answer cache is bounded by bytes as well as by entries.
+TEST(ResponseCacheBound, DropsOldestPastItsBytes) {
+  DiskState state;
+  state.valid = true;
+  state.version_inode = 7;
+  ResponseCache cache(1000, 60, 64 << 10);  // 64 KiB: answers of 4 KiB at most
+  Response r;
+  r.headers = {{"Content-Type", "text/html"}};
+  r.body.assign(3000, 'x');
+  EXPECT_EQ(cache.find("q=0", state), nullptr);
+  for (int i = 0; i < 100; ++i) cache.put("q=" + std::to_string(i), r);
+  EXPECT_LE(cache.bytes(), std::size_t{64} << 10);
+  EXPECT_GT(cache.size(), 10u);
+  EXPECT_LT(cache.size(), 22u);  // 64 KiB of 3 KB answers, not 100 of them
+  EXPECT_NE(cache.find("q=99", state), nullptr);  // the newest are kept
+  EXPECT_EQ(cache.find("q=0", state), nullptr);
+  Response big = r;
+  big.body.assign(5000, 'y');  // over a sixteenth: not kept
+  cache.put("q=big", big);
+  EXPECT_EQ(cache.find("q=big", state), nullptr);
+}
+
 // A stub over two local shards: the watcher stats each shard's version
 // file, so it keeps its Searcher until one of them commits.
 TEST_F(CgiAppTest, WatcherFollowsLocalShardsOfAStub) {

@@ -115,7 +115,7 @@ Response busy_response(const CgiEnvironment& env) {
 CgiApp::CgiApp(CgiAppOptions options)
     : options_(std::move(options)),
       database_(options_.searcher_cache_bytes),
-      cache_(options_.cache_entries, options_.cache_seconds) {}
+      cache_(options_.cache_entries, options_.cache_seconds, options_.cache_bytes) {}
 CgiApp::~CgiApp() = default;
 
 void CgiApp::log(const std::string& message) const {

@@ -72,6 +72,7 @@ struct CgiAppOptions {
   std::function<UnixTime()> now;
   // Answers kept for repeated requests (0: none, as for one CGI request).
   std::size_t cache_entries = 0;
+  std::size_t cache_bytes = ResponseCache::kDefaultBytes;  // all the kept answers together
   int cache_seconds = 60;
   // Posts' records, texts and facet terms kept by the searcher between
   // requests (searcher.h: SearcherOptions), in bytes; 0 for one CGI request.

@@ -125,6 +125,11 @@ int main() {
     return 2;
   }
   if (n != kUnset) options.cache_entries = n;
+  if (!number_from_environment("BLOGSEARCH_CGI_CACHE_MB", 65536, &n)) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_CACHE_MB must be a number of MiB (0 to 65536)\n";
+    return 2;
+  }
+  if (n != kUnset) options.cache_bytes = std::size_t{n} << 20;
   if (!number_from_environment("BLOGSEARCH_CGI_DOC_CACHE_MB", 65536, &n)) {
     std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_DOC_CACHE_MB must be a number of MiB (0 to 65536)\n";
     return 2;

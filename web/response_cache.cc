@@ -4,16 +4,34 @@
 
 namespace blogsearch::web {
 
+std::size_t ResponseCache::weight(const std::string& key, const Response& response) {
+  std::size_t n = sizeof(Entry) + 2 * key.size() + response.body.size() + 96;  // list node and index entry
+  for (const auto& [name, value] : response.headers) n += sizeof(name) * 2 + name.size() + value.size();
+  return n;
+}
+
+void ResponseCache::drop_oldest() {
+  bytes_ -= weight(lru_.front().key, lru_.front().response);
+  index_.erase(lru_.front().key);
+  lru_.pop_front();
+}
+
+void ResponseCache::clear() {
+  lru_.clear();
+  index_.clear();
+  bytes_ = 0;
+}
+
 const Response* ResponseCache::find(const std::string& key, const DiskState& state) {
   if (!state.valid || state != state_) {
-    lru_.clear();
-    index_.clear();
+    clear();
     state_ = state;
     return nullptr;
   }
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   if (std::chrono::steady_clock::now() - it->second->made > std::chrono::seconds(seconds_)) {
+    bytes_ -= weight(it->second->key, it->second->response);
     lru_.erase(it->second);
     index_.erase(it);
     return nullptr;
@@ -24,12 +42,12 @@ const Response* ResponseCache::find(const std::string& key, const DiskState& sta
 
 void ResponseCache::put(const std::string& key, const Response& response) {
   if (entries_ == 0 || !state_.valid || index_.count(key)) return;
-  while (lru_.size() >= entries_) {
-    index_.erase(lru_.front().key);
-    lru_.pop_front();
-  }
+  const std::size_t w = weight(key, response);
+  if (w > max_bytes_ / 16) return;
+  while (!lru_.empty() && (lru_.size() >= entries_ || bytes_ + w > max_bytes_)) drop_oldest();
   lru_.push_back({key, response, std::chrono::steady_clock::now()});
   index_[key] = std::prev(lru_.end());
+  bytes_ += w;
 }
 
 }  // namespace blogsearch::web

@@ -1,8 +1,10 @@
 // response_cache.h: answers a long-running CGI process keeps for repeated
 // requests.
 //
-// Up to `entries` responses, keyed by the request (its host and query
-// string), least recently used dropped first. All of them are dropped
+// Up to `entries` responses taking at most `max_bytes` together (bodies,
+// headers and keys), keyed by the request (its host and query string),
+// least recently used dropped first; a response bigger than a sixteenth
+// of `max_bytes` is not kept. All of them are dropped
 // when the database's DiskState (database_watcher.h) changes, and each
 // expires `seconds` after it was made (the Cache-Control max-age; relative
 // dates like since=30d move with time). A page served from the cache shows
@@ -23,7 +25,9 @@ namespace blogsearch::web {
 
 class ResponseCache {
  public:
-  ResponseCache(std::size_t entries, int seconds) : entries_(entries), seconds_(seconds) {}
+  static constexpr std::size_t kDefaultBytes = std::size_t{32} << 20;
+  ResponseCache(std::size_t entries, int seconds, std::size_t max_bytes = kDefaultBytes)
+      : entries_(entries), seconds_(seconds), max_bytes_(max_bytes) {}
 
   bool enabled() const { return entries_ > 0; }
 
@@ -33,14 +37,23 @@ class ResponseCache {
   // Keeps `response` for `key` (for the state the last find() saw).
   void put(const std::string& key, const Response& response);
 
+  std::size_t size() const { return lru_.size(); }
+  std::size_t bytes() const { return bytes_; }
+
  private:
   struct Entry {
     std::string key;
     Response response;
     std::chrono::steady_clock::time_point made;
   };
+  static std::size_t weight(const std::string& key, const Response& response);
+  void drop_oldest();
+  void clear();
+
   std::size_t entries_;
   int seconds_;
+  std::size_t max_bytes_;
+  std::size_t bytes_ = 0;
   std::list<Entry> lru_;  // least recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   DiskState state_;
