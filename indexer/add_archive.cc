@@ -84,7 +84,7 @@ ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapsh
       extra.erase("observed_at");
       extra["added_from"] = snap.path;
     }
-    ArchivedFile file = archive.put(r, with_headers ? extra : nlohmann::json::object(), with_headers);
+    ArchivedFile file = archive.put(r, with_headers ? extra : nlohmann::json::object(), with_headers, snap.path);
     (file.existed ? out.already : out.copied)++;
     if (!file.existed) out.written.push_back(file.path);
     out.given.emplace(file.path, snap.path);

@@ -12,6 +12,9 @@
 #include <map>
 #include <stdexcept>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "indexer/date.h"
 
 namespace blogsearch {
@@ -42,6 +45,18 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
     fs::remove(tmp, ignored);
     throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
   }
+}
+
+// Makes `path` a hard link to `source` when it can, and when `source` still
+// holds `size` bytes (the body read from it). False when not: another file
+// system (EXDEV), no links there, or not allowed (protected_hardlinks).
+bool link_same_size(const std::string& source, const fs::path& path, std::size_t size) {
+  // A symbolic link given is followed: the archive holds the file itself.
+  if (::linkat(AT_FDCWD, source.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) return false;
+  std::error_code ec;
+  if (fs::file_size(path, ec) == size && !ec) return true;
+  fs::remove(path, ec);  // changed since it was read: write what was read
+  return false;
 }
 
 // Temporary files of a process killed while writing: their names say which.
@@ -105,7 +120,8 @@ Archive::Folder& Archive::folder(const std::string& feed_id) {
   return folders_.emplace(feed_id, Folder{dir.string(), newest_body(dir).string()}).first->second;
 }
 
-ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers) {
+ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers,
+                          const std::string& source) {
   Folder& f = folder(r.feed_id);
   const fs::path dir = f.dir;
   const std::string stem = file_stamp(r.fetched_at);
@@ -137,7 +153,7 @@ ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, b
   if (extra.is_object()) h.update(extra);
   // The headers first: a body without them would still be read, with less known.
   if (with_headers) write_atomically(headers, h.dump(2) + "\n");
-  write_atomically(body, r.body);
+  if (source.empty() || !link_same_size(source, body, r.body.size())) write_atomically(body, r.body);
   if (f.newest.empty() || body.filename().string() > fs::path(f.newest).filename().string()) f.newest = body.string();
   return {body.string(), false};
 }

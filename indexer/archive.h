@@ -45,13 +45,17 @@ void remove_stale_temporaries(const std::string& archive_dir, const std::string&
 // The same for many snapshots: each feed's folder is listed (and cleaned of
 // temporary files) once, not once per snapshot. Without `with_headers` only
 // the body is written: for a snapshot of which nothing is known but its
-// time, which its file name says.
+// time, which its file name says. With `source`, a file holding exactly
+// response.body (what `add` was given), the body is hard-linked from it
+// when link(2) can (same file system): creating no file is most of what
+// archiving costs; where it cannot, the body is written as above. A link is
+// as crash-safe as the rename: the name appears whole or not at all.
 class Archive {
  public:
   explicit Archive(std::string archive_dir);
   ~Archive();
   ArchivedFile put(const FetchResponse& response, const nlohmann::json& extra = nlohmann::json::object(),
-                   bool with_headers = true);
+                   bool with_headers = true, const std::string& source = "");
 
  private:
   struct Folder {
