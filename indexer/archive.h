@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "indexer/fetch.h"
@@ -45,17 +48,22 @@ void remove_stale_temporaries(const std::string& archive_dir, const std::string&
 // The same for many snapshots: each feed's folder is listed (and cleaned of
 // temporary files) once, not once per snapshot. Without `with_headers` only
 // the body is written: for a snapshot of which nothing is known but its
-// time, which its file name says. With `source`, a file holding exactly
-// response.body (what `add` was given), the body is hard-linked from it
-// when link(2) can (same file system): creating no file is most of what
-// archiving costs; where it cannot, the body is written as above. A link is
-// as crash-safe as the rename: the name appears whole or not at all.
+// time, which its file name says.
 class Archive {
  public:
   explicit Archive(std::string archive_dir);
   ~Archive();
   ArchivedFile put(const FetchResponse& response, const nlohmann::json& extra = nlohmann::json::object(),
-                   bool with_headers = true, const std::string& source = "");
+                   bool with_headers = true);
+  // As put() for the regular file `source` of `size` bytes (what `add` was
+  // given; response.body is not used), without reading it: the body is
+  // hard-linked from it (link(2): same file system). Creating and writing
+  // a file per snapshot was most of what archiving cost. A link is as
+  // crash-safe as the rename: the name appears whole or not at all.
+  // nullopt when it cannot link (another file system, not allowed, or the
+  // file no longer has `size` bytes): then put() the body read.
+  std::optional<ArchivedFile> link(const FetchResponse& response, const std::string& source, std::uintmax_t size,
+                                   const nlohmann::json& extra, bool with_headers);
 
  private:
   struct Folder {
@@ -63,6 +71,12 @@ class Archive {
     std::string newest;  // its newest .xml by name, "" when none
   };
   Folder& folder(const std::string& feed_id);
+  // The archived file already holding this body (holds_body), else nullopt
+  // and the names to write it under.
+  std::optional<ArchivedFile> place(const FetchResponse& r, const std::function<bool(const std::filesystem::path&)>& holds_body,
+                                    std::filesystem::path& body, std::filesystem::path& headers);
+  static std::string headers_of(const FetchResponse& r, std::uintmax_t size, const nlohmann::json& extra);
+  void placed(const FetchResponse& r, const std::filesystem::path& body);
   std::string dir_;
   std::map<std::string, Folder> folders_;
 };
