@@ -1,4 +1,4 @@
-// add_archive.h: `add` copies what it ingests into the snapshot archive.
+// add_archive.h: `add` puts what it ingests into the snapshot archive (hard-linked, else copied).
 //
 // `rebuild` re-creates the database from the archive alone, so a snapshot
 // that reached the database by `add` must be in the archive too, or a
