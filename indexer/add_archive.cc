@@ -3,8 +3,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unordered_set>
 
 #include "indexer/archive.h"
@@ -26,6 +31,18 @@ nlohmann::json headers_beside(const std::string& path) {
   return j.is_object() ? j : nlohmann::json::object();
 }
 
+// The size of `path` when it is a regular file we may read, of at most
+// `max_body` bytes; else nullopt (read_file then says what is wrong).
+std::optional<std::uintmax_t> readable_regular_size(const std::string& path, std::size_t max_body) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::close(fd);
+  if (!regular || st.st_size < 0 || static_cast<std::uintmax_t>(st.st_size) > max_body) return std::nullopt;
+  return static_cast<std::uintmax_t>(st.st_size);
+}
+
 // The archive's folder for `feed_id` holds `path` already.
 bool in_archive(const fs::path& archive, const std::string& path, const std::string& feed_id) {
   std::error_code ec;
@@ -43,13 +60,17 @@ ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapsh
   std::error_code ec;
   const fs::path canonical = fs::weakly_canonical(archive_dir, ec);
   for (Snapshot& snap : snapshots) {
+    // A regular file of a known feed is linked, not read (Archive::link);
+    // anything else is read first, as the writer will read it.
+    const std::optional<std::uintmax_t> size =
+        snap.feed_id.empty() ? std::nullopt : readable_regular_size(snap.path, max_body);
     std::string body;
-    try {
-      body = read_file(snap.path, max_body);
-    } catch (const std::exception&) {
-      out.left_out++;
-      continue;
-    }
+    if (!size) try {
+        body = read_file(snap.path, max_body);
+      } catch (const std::exception&) {
+        out.left_out++;
+        continue;
+      }
     if (snap.feed_id.empty()) {
       // What the writer does with such a snapshot (feed_batch.cc).
       try {
@@ -84,7 +105,18 @@ ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapsh
       extra.erase("observed_at");
       extra["added_from"] = snap.path;
     }
-    ArchivedFile file = archive.put(r, with_headers ? extra : nlohmann::json::object(), with_headers);
+    if (!with_headers) extra = nlohmann::json::object();
+    std::optional<ArchivedFile> linked;
+    if (size) {
+      linked = archive.link(r, snap.path, *size, extra, with_headers);
+      if (!linked) try {
+          r.body = read_file(snap.path, max_body);
+        } catch (const std::exception&) {
+          out.left_out++;
+          continue;
+        }
+    }
+    const ArchivedFile file = linked ? *linked : archive.put(r, extra, with_headers);
     (file.existed ? out.already : out.copied)++;
     if (!file.existed) out.written.push_back(file.path);
     out.given.emplace(file.path, snap.path);

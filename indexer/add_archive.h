@@ -1,11 +1,12 @@
-// add_archive.h: `add` copies what it ingests into the snapshot archive.
+// add_archive.h: `add` puts what it ingests into the snapshot archive (hard-linked, else copied).
 //
 // `rebuild` re-creates the database from the archive alone, so a snapshot
 // that reached the database by `add` must be in the archive too, or a
 // rebuild would drop its posts. copy_into_archive() writes each snapshot
 // (its body, and its headers.json when it has one) into
 // ARCHIVE/<feed id>/<observed time>.xml by the archive's rules
-// (archive.h: atomic, and nothing written twice), and returns the snapshots
+// (archive.h: atomic, and nothing written twice; the body hard-linked from
+// the file given when both are on one file system), and returns the snapshots
 // with their paths in the archive, for the writer to record. A snapshot
 // already in the archive, in its feed's folder, is left where it is.
 //

@@ -9,8 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "indexer/date.h"
 
@@ -42,6 +47,18 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
     fs::remove(tmp, ignored);
     throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
   }
+}
+
+// Makes `path` a hard link to `source` when it can, and when `source` still
+// holds `size` bytes (the body read from it). False when not: another file
+// system (EXDEV), no links there, or not allowed (protected_hardlinks).
+bool link_same_size(const std::string& source, const fs::path& path, std::size_t size) {
+  // A symbolic link given is followed: the archive holds the file itself.
+  if (::linkat(AT_FDCWD, source.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) return false;
+  std::error_code ec;
+  if (fs::file_size(path, ec) == size && !ec) return true;
+  fs::remove(path, ec);  // changed since it was read: write what was read
+  return false;
 }
 
 // Temporary files of a process killed while writing: their names say which.
@@ -105,7 +122,8 @@ Archive::Folder& Archive::folder(const std::string& feed_id) {
   return folders_.emplace(feed_id, Folder{dir.string(), newest_body(dir).string()}).first->second;
 }
 
-ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers) {
+std::optional<ArchivedFile> Archive::place(const FetchResponse& r, const std::function<bool(const fs::path&)>& holds_body, fs::path& body,
+                                           fs::path& headers) {
   Folder& f = folder(r.feed_id);
   const fs::path dir = f.dir;
   const std::string stem = file_stamp(r.fetched_at);
@@ -114,16 +132,20 @@ ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, b
   // a file from before this fetch: an older snapshot added after a newer
   // one with the same body is a snapshot of its own (its time counts).
   if (const fs::path newest = f.newest; !newest.empty() &&
-      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds(newest, r.body)) {
-    return {newest.string(), true};
+      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds_body(newest)) {
+    return ArchivedFile{newest.string(), true};
   }
-  fs::path body = dir / (stem + ".xml");
+  body = dir / (stem + ".xml");
   for (int n = 1; fs::exists(body); ++n) {
-    if (holds(body, r.body)) return {body.string(), true};
+    if (holds_body(body)) return ArchivedFile{body.string(), true};
     body = dir / (stem + "-" + std::to_string(n) + ".xml");
   }
-  fs::path headers = body;
+  headers = body;
   headers.replace_extension(".headers.json");
+  return std::nullopt;
+}
+
+std::string Archive::headers_of(const FetchResponse& r, std::uintmax_t size, const nlohmann::json& extra) {
   auto opt = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
   nlohmann::json h = {{"fetchedAt", format_rfc3339(r.fetched_at)},
                       {"observed_at", format_rfc3339(r.fetched_at)},
@@ -133,13 +155,45 @@ ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, b
                       {"lastModified", opt(r.last_modified)},
                       {"date", opt(r.date)},
                       {"contentType", opt(r.content_type)},
-                      {"contentLength", std::to_string(r.body.size())}};
+                      {"contentLength", std::to_string(size)}};
   if (extra.is_object()) h.update(extra);
-  // The headers first: a body without them would still be read, with less known.
-  if (with_headers) write_atomically(headers, h.dump(2) + "\n");
-  write_atomically(body, r.body);
+  return h.dump(2) + "\n";
+}
+
+void Archive::placed(const FetchResponse& r, const fs::path& body) {
+  Folder& f = folder(r.feed_id);
   if (f.newest.empty() || body.filename().string() > fs::path(f.newest).filename().string()) f.newest = body.string();
+}
+
+ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers) {
+  fs::path body, headers;
+  if (auto found = place(r, [&](const fs::path& p) { return holds(p, r.body); }, body, headers))
+    return *found;
+  // The headers first: a body without them would still be read, with less known.
+  if (with_headers) write_atomically(headers, headers_of(r, r.body.size(), extra));
+  write_atomically(body, r.body);
+  placed(r, body);
   return {body.string(), false};
+}
+
+std::optional<ArchivedFile> Archive::link(const FetchResponse& r, const std::string& source, std::uintmax_t size,
+                                          const nlohmann::json& extra, bool with_headers) {
+  fs::path body, headers;
+  auto holds_source = [&](const fs::path& p) {
+    std::error_code ec;
+    if (fs::file_size(p, ec) != size || ec) return false;
+    if (fs::equivalent(p, source, ec)) return true;
+    try {
+      return holds(p, read_file(source, size));
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  if (auto found = place(r, holds_source, body, headers)) return found;
+  if (with_headers) write_atomically(headers, headers_of(r, size, extra));
+  if (!link_same_size(source, body, size)) return std::nullopt;  // the headers are written again by put()
+  placed(r, body);
+  return ArchivedFile{body.string(), false};
 }
 
 void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id) {

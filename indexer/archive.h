@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "indexer/fetch.h"
@@ -52,6 +55,15 @@ class Archive {
   ~Archive();
   ArchivedFile put(const FetchResponse& response, const nlohmann::json& extra = nlohmann::json::object(),
                    bool with_headers = true);
+  // As put() for the regular file `source` of `size` bytes (what `add` was
+  // given; response.body is not used), without reading it: the body is
+  // hard-linked from it (link(2): same file system). Creating and writing
+  // a file per snapshot was most of what archiving cost. A link is as
+  // crash-safe as the rename: the name appears whole or not at all.
+  // nullopt when it cannot link (another file system, not allowed, or the
+  // file no longer has `size` bytes): then put() the body read.
+  std::optional<ArchivedFile> link(const FetchResponse& response, const std::string& source, std::uintmax_t size,
+                                   const nlohmann::json& extra, bool with_headers);
 
  private:
   struct Folder {
@@ -59,6 +71,12 @@ class Archive {
     std::string newest;  // its newest .xml by name, "" when none
   };
   Folder& folder(const std::string& feed_id);
+  // The archived file already holding this body (holds_body), else nullopt
+  // and the names to write it under.
+  std::optional<ArchivedFile> place(const FetchResponse& r, const std::function<bool(const std::filesystem::path&)>& holds_body,
+                                    std::filesystem::path& body, std::filesystem::path& headers);
+  static std::string headers_of(const FetchResponse& r, std::uintmax_t size, const nlohmann::json& extra);
+  void placed(const FetchResponse& r, const std::filesystem::path& body);
   std::string dir_;
   std::map<std::string, Folder> folders_;
 };

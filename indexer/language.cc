@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 
 #include "indexer/schema.h"
 
@@ -39,17 +41,61 @@ constexpr Votes kVotes[] = {
 };
 constexpr std::size_t kLanguagesVoting = sizeof(kVotes) / sizeof(kVotes[0]);
 
+// Each voting word and the languages (bit l: kVotes[l]) whose list has
+// it: one look-up per word of the text instead of a comparison with every
+// word of every list (which took most of the time of the vote).
+using WordVotes = std::unordered_map<std::string_view, unsigned>;
+const WordVotes& word_votes() {
+  static const WordVotes table = [] {
+    WordVotes t;
+    for (std::size_t l = 0; l < kLanguagesVoting; ++l)
+      for (const char* w : kVotes[l].words)
+        if (w != nullptr) t[w] |= 1u << l;  // a list may be shorter
+    return t;
+  }();
+  return table;
+}
+
+// Xapian::Unicode::is_wordchar and tolower of each ASCII byte, looked up
+// rather than decoded: most of any text is ASCII.
+struct AsciiWords {
+  std::array<char, 128> lower{};  // 0: not a word character
+  AsciiWords() {
+    for (unsigned c = 1; c < 128; ++c)
+      if (Xapian::Unicode::is_wordchar(c)) lower[c] = static_cast<char>(Xapian::Unicode::tolower(c));
+  }
+};
+
 void count_words(std::string_view text, std::array<unsigned, kLanguagesVoting>& counts) {
+  static const AsciiWords ascii;
+  const WordVotes& votes = word_votes();
   std::string word;
+  // Words longer than 8 bytes are in no list: only their first 9 bytes are kept.
   auto flush = [&] {
     if (!word.empty() && word.size() <= 8)
-      for (std::size_t l = 0; l < kLanguagesVoting; ++l)
-        for (const char* w : kVotes[l].words)
-          if (w != nullptr && word == w) ++counts[l];  // a list may be shorter
+      if (auto found = votes.find(word); found != votes.end())
+        for (std::size_t l = 0; l < kLanguagesVoting; ++l)
+          if (found->second & (1u << l)) ++counts[l];
     word.clear();
   };
-  for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator(); ++it) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    const unsigned char byte = static_cast<unsigned char>(*p);
+    if (byte < 0x80) {
+      ++p;
+      if (const char lower = ascii.lower[byte]) {
+        if (word.size() <= 8) word += lower;
+      } else {
+        flush();
+      }
+      continue;
+    }
+    // A character of several bytes (or a stray one): decoded as Xapian does.
+    Xapian::Utf8Iterator it(p, static_cast<std::size_t>(end - p));
     const unsigned ch = *it;
+    ++it;
+    p = it.raw();  // one character further (at the end: `end`)
     if (Xapian::Unicode::is_wordchar(ch)) {
       if (word.size() <= 8) Xapian::Unicode::append_utf8(word, Xapian::Unicode::tolower(ch));
     } else {

@@ -29,13 +29,20 @@ struct TextStyle {
 void write_text(std::ostream& out, const SearchResult& result, const TextStyle& style);
 // One post id per line.
 void write_ids(std::ostream& out, const SearchResult& result);
+// How many versions `blogsearch show` lists unless asked for all (--all):
+// a post seen in thousands of snapshots has thousands of versions.
+inline constexpr std::size_t kShownVersions = 20;
+inline constexpr std::size_t kAllVersions = static_cast<std::size_t>(-1);
 // One post in full, plain text; with `history`, its versions after its
 // fields (write_versions).
-void write_post_text(std::ostream& out, const PostRecord& post, const PostHistory* history = nullptr);
+// At most `max_versions` versions are listed (kAllVersions: all).
+void write_post_text(std::ostream& out, const PostRecord& post, const PostHistory* history = nullptr,
+                     std::size_t max_versions = kAllVersions);
 // "Versions (3):" and one line per version: number, first and last seen,
 // what it changed ("first version" for 1), "no text sent" when the feed
-// sent none.
-void write_versions(std::ostream& out, const PostHistory& history);
+// sent none. Of more than `max_versions`, the newest that many, oldest
+// first, after a line saying how many older ones are left out.
+void write_versions(std::ostream& out, const PostHistory& history, std::size_t max_versions = kAllVersions);
 // Version `number` (1-based; must exist) of a post: title, link, authors,
 // categories, dates, seen times, what changed, and its text.
 void write_version_text(std::ostream& out, const PostHistory& history, int number);
@@ -62,8 +69,9 @@ struct JsonOptions {
 nlohmann::json result_to_json(const SearchResult& result, const JsonOptions& options);
 nlohmann::json post_to_json(const PostRecord& post, const JsonOptions& options);
 // A post's versions, oldest first: [{"number", "first_seen", "last_seen",
-// "changed": [...], "no_text", "feed", "snapshot"}] (no titles or texts).
-nlohmann::json history_to_json(const PostHistory& history);
+// "changed": [...], "no_text", "feed", "snapshot"}] (no titles or texts);
+// of more than `max_versions`, the newest that many.
+nlohmann::json history_to_json(const PostHistory& history, std::size_t max_versions = kAllVersions);
 // {"parts": [{"op": "same"|"removed"|"added", "text"}], "words_removed",
 // "words_added", "coarse", "cut"}; each part's text starts with its lead.
 nlohmann::json diff_to_json(const TextDiff& diff);

@@ -1,5 +1,6 @@
 // format_history.cc: a post's versions, one version and a diff of two, as
 // text and JSON (format.h).
+#include <algorithm>
 #include <iomanip>
 #include <string_view>
 
@@ -34,12 +35,18 @@ std::string what_changed(const Version& v) {
 
 }  // namespace
 
-void write_versions(std::ostream& out, const PostHistory& h) {
+void write_versions(std::ostream& out, const PostHistory& h, std::size_t max_versions) {
   out << "\nVersions (" << Thousands(h.versions.size()).view() << "):\n";
   const int width = static_cast<int>(std::to_string(h.versions.size()).size());
-  for (const Version& v : h.versions)
+  const std::size_t skip = h.versions.size() - std::min(h.versions.size(), max_versions);
+  if (skip)
+    out << "  (" << Thousands(skip).view() << (skip == 1 ? " older version" : " older versions")
+        << " not listed: --all lists every version, --version N prints one)\n";
+  for (auto it = h.versions.begin() + static_cast<std::ptrdiff_t>(skip); it != h.versions.end(); ++it) {
+    const Version& v = *it;
     out << "  " << std::right << std::setw(width) << v.number << "  " << format_time(v.first_seen) << " – "
         << format_time(v.last_seen) << "  " << clean_line(what_changed(v)) << "\n";
+  }
   out << std::left;
 }
 

@@ -1,5 +1,7 @@
 #include "query/format.h"
 
+#include <algorithm>
+
 namespace blogsearch {
 
 namespace {
@@ -43,9 +45,11 @@ nlohmann::json post_to_json(const PostRecord& p, const JsonOptions& options) {
   return j;
 }
 
-nlohmann::json history_to_json(const PostHistory& h) {
+nlohmann::json history_to_json(const PostHistory& h, std::size_t max_versions) {
   nlohmann::json versions = nlohmann::json::array();
-  for (const Version& v : h.versions)
+  const std::size_t skip = h.versions.size() - std::min(h.versions.size(), max_versions);
+  for (auto it = h.versions.begin() + static_cast<std::ptrdiff_t>(skip); it != h.versions.end(); ++it) {
+    const Version& v = *it;
     versions.push_back({{"number", v.number},
                         {"first_seen", format_time(v.first_seen)},
                         {"last_seen", format_time(v.last_seen)},
@@ -53,6 +57,7 @@ nlohmann::json history_to_json(const PostHistory& h) {
                         {"no_text", v.no_text},
                         {"feed", v.feed},
                         {"snapshot", v.snapshot}});
+  }
   return versions;
 }
 

@@ -140,7 +140,7 @@ void write_ids(std::ostream& out, const SearchResult& r) {
   for (const auto& hit : r.hits) out << clean_line(hit.post->id) << "\n";
 }
 
-void write_post_text(std::ostream& out, const PostRecord& p, const PostHistory* history) {
+void write_post_text(std::ostream& out, const PostRecord& p, const PostHistory* history, std::size_t max_versions) {
   auto field = [&out](const char* name, const std::string& value) {
     if (!value.empty()) out << std::left << std::setw(14) << name << clean_line(value) << "\n";
   };
@@ -164,7 +164,7 @@ void write_post_text(std::ostream& out, const PostRecord& p, const PostHistory* 
   if (p.no_text) field("text:", "the feed sends none now; the text below is the last it sent");
   field("content hash:", p.content_hash);
   field("snapshot:", p.snapshot);
-  if (history && !history->versions.empty()) write_versions(out, *history);
+  if (history && !history->versions.empty()) write_versions(out, *history, max_versions);
   if (!p.summary.empty()) out << "\nSummary:\n" << clean_block(p.summary) << "\n";
   if (!p.text.empty()) out << "\n" << clean_block(p.text) << "\n";
 }

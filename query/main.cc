@@ -138,7 +138,10 @@ int run_show(int argc, char** argv, int at) {
   app.add_option("--version", version, "print version N of the post (1 = the oldest) instead");
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--pretty", pretty, "JSON: indent");
+  bool all = false;
+  app.add_flag("--all", all, "list every version (default: the newest " + std::to_string(kShownVersions) + ")");
   if (const int rc = parse_command(app, command_args(argc, argv, at)); rc >= 0) return rc;
+  const std::size_t listed = all ? kAllVersions : kShownVersions;
   std::string db_path;
   try {
     db_path = command_db(db_option, load_user_config());
@@ -167,10 +170,10 @@ int run_show(int argc, char** argv, int at) {
     }
     if (format == "json") {
       nlohmann::json j = post_to_json(post, JsonOptions{true, true});
-      j["history"] = history_to_json(named.history);
+      j["history"] = history_to_json(named.history, listed);
       std::cout << dump_json(j, pretty) << "\n";
     } else {
-      write_post_text(std::cout, post, &named.history);
+      write_post_text(std::cout, post, &named.history, listed);
     }
     return kExitMatches;
   } catch (const std::exception& e) {  // DatabaseUnavailable and the rest: one line

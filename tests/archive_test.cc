@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
+#include "indexer/add_archive.h"
 #include "indexer/snapshot.h"
 
 namespace blogsearch {
@@ -60,6 +62,42 @@ TEST(Archive, SameBodyAfterAKilledRunIsNotArchivedAgain) {
   EXPECT_FALSE(back.existed);
   EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 3);
   EXPECT_EQ(files_named(dir.path / "blog", ".headers.json"), 3);
+}
+
+// `add` hard-links what it is given into the archive (same file system):
+// no second copy of the bytes; through a symbolic link, the file it names.
+TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
+  ScratchDir dir;
+  const fs::path given = dir.path / "given";
+  fs::create_directories(given);
+  const std::string body = "<rss><channel><title>T</title></channel></rss>";
+  std::ofstream(given / "2026-09-02T010000Z.xml") << body;
+  std::ofstream(given / "2026-09-02T020000Z.xml.target") << body + " ";
+  fs::create_symlink(given / "2026-09-02T020000Z.xml.target", given / "2026-09-02T020000Z.xml");
+  std::vector<Snapshot> snaps(2);
+  snaps[0].path = (given / "2026-09-02T010000Z.xml").string();
+  snaps[0].observed = 3600 * 24;
+  snaps[1].path = (given / "2026-09-02T020000Z.xml").string();
+  snaps[1].observed = 3600 * 25;
+  for (Snapshot& s : snaps) s.feed_id = "blog";
+  const ArchiveCopy copy = copy_into_archive((dir.path / "archive").string(), snaps, 1 << 20);
+  ASSERT_EQ(copy.copied, 2);
+  ASSERT_EQ(copy.snapshots.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const fs::path archived = copy.snapshots[i].path;
+    EXPECT_EQ(archived.parent_path(), fs::absolute(dir.path / "archive" / "blog"));
+    EXPECT_FALSE(fs::is_symlink(archived)) << archived;
+    EXPECT_TRUE(fs::equivalent(archived, i == 0 ? given / "2026-09-02T010000Z.xml"
+                                                : given / "2026-09-02T020000Z.xml.target"))
+        << archived << " is a copy, not a link";
+    std::ifstream in(archived);
+    const std::string read((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(read, i == 0 ? body : body + " ");
+  }
+  // Removing the file given leaves the archived one whole.
+  fs::remove(given / "2026-09-02T010000Z.xml");
+  EXPECT_EQ(fs::file_size(copy.snapshots[0].path), body.size());
+  EXPECT_EQ(files_named(dir.path / "archive" / "blog", ".tmp"), 0);
 }
 
 TEST(Archive, TemporariesOfAKilledRunAreRemoved) {

@@ -4,6 +4,7 @@
 // diffs, versions without text, and the text and JSON outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -112,6 +113,38 @@ TEST(VersionDiff, VersionsList) {
   EXPECT_EQ(j[2]["no_text"], true);
   EXPECT_EQ(j[1]["changed"], nlohmann::json({"title", "text", "summary"}));
   EXPECT_EQ(j[3]["snapshot"], "/archive/zoo/3.xml");
+}
+
+// `show` lists the newest versions of a long history, and says how many
+// older ones it leaves out (--all lists them).
+TEST(VersionDiff, VersionsListOfALongHistoryIsCapped) {
+  PostHistory h = history();
+  while (h.versions.size() < 25) {
+    Version v = h.versions.back();
+    v.number++;
+    v.first_seen = v.last_seen = v.first_seen + 86400;
+    h.versions.push_back(v);
+  }
+  std::ostringstream capped, all;
+  write_versions(capped, h, 20);
+  write_versions(all, h);
+  const std::string s = capped.str();
+  EXPECT_EQ(s.rfind("\nVersions (25):\n  (5 older versions not listed: --all lists every version, --version N prints one)\n"
+                    "   6  ",
+                    0),
+            0u)
+      << s;
+  EXPECT_NE(s.find("\n  25  "), std::string::npos) << s;
+  EXPECT_EQ(s.find("first version"), std::string::npos) << s;
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 2 + 1 + 20);
+  EXPECT_NE(all.str().find("   1  2026-06-01T10:00:00Z"), std::string::npos);
+  EXPECT_EQ(all.str().find("not listed"), std::string::npos);
+  const nlohmann::json j = history_to_json(h, 20);
+  ASSERT_EQ(j.size(), 20u);
+  EXPECT_EQ(j[0]["number"], 6);
+  EXPECT_EQ(j[19]["number"], 25);
+  EXPECT_EQ(history_to_json(h).size(), 25u);
+  EXPECT_EQ(history_to_json(history(), 20).size(), 4u);
 }
 
 TEST(VersionDiff, OneVersion) {

@@ -64,6 +64,11 @@ grep -Eq '^  3  2026-06-03T10:00:00Z – 2026-06-03T10:00:00Z  .*no text sent$' 
 grep -Eq '^  4  2026-06-04T10:00:00Z – 2026-06-04T10:00:00Z  text' "$tmp/out" || fail "version 4's line"
 run 0 show steady-post
 contains "$tmp/out" "Versions (1):"
+# --all lists every version (here all four are listed anyway: at most 20 are).
+run 0 show edited-post --all
+contains "$tmp/out" "Versions (4):"
+grep -Eq '^  1  2026-06-01T10:00:00Z' "$tmp/out" || fail "show --all: version 1's line"
+lacks "$tmp/out" "not listed"
 # Point 10: every snapshot path named exists, from another directory than add's.
 run 0 show --format json edited-post
 /usr/bin/python3 - "$tmp/out" <<'PY' || fail "show --format json: history and snapshot paths"

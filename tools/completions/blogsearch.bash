@@ -7,7 +7,7 @@ _blogsearch() {
 
   local search="--db --format --count --facets --facet-limit --limit --offset --page --sort --reverse
     --since --until --category --author --feed --color --wildcard-limit --with-text --history --pretty -h --help --version"
-  local show="--db --version --format --pretty -h --help"
+  local show="--db --version --all --format --pretty -h --help"
   local diff="--db --format --color --context --pretty -h --help"
 
   # "show" and "diff" are commands only as the first word that is not an option.

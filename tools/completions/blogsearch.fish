@@ -10,6 +10,7 @@ complete -c blogsearch -n "__fish_is_first_arg" -a show -d 'Show one post in ful
 complete -c blogsearch -n "__fish_is_first_arg" -a diff -d 'Compare two versions of a post, word by word'
 complete -c blogsearch -n "__fish_seen_subcommand_from show diff" -l format -x -a 'text json' -d 'Output'
 complete -c blogsearch -n "__fish_seen_subcommand_from show" -l version -x -d 'Print version N of the post'
+complete -c blogsearch -n "__fish_seen_subcommand_from show" -l all -d 'List every version, not only the newest 20'
 complete -c blogsearch -n "__fish_seen_subcommand_from diff" -l context -x -d 'Unchanged words kept around each change'
 complete -c blogsearch -n "__fish_seen_subcommand_from diff" -l color -x -a 'auto always never' -d 'Colour removed and added words'
 
