@@ -54,16 +54,16 @@ bool in_archive(const fs::path& archive, const std::string& path, const std::str
 }  // namespace
 
 ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapshot> snapshots, std::size_t max_body,
-                              const ParseOptions& parse) {
+                              const ParseOptions& parse, bool link) {
   ArchiveCopy out;
   Archive archive(archive_dir);
   std::error_code ec;
   const fs::path canonical = fs::weakly_canonical(archive_dir, ec);
   for (Snapshot& snap : snapshots) {
-    // A regular file of a known feed is linked, not read (Archive::link);
-    // anything else is read first, as the writer will read it.
+    // With `link` a regular file of a known feed is linked, not read
+    // (Archive::link); anything else is read first, as the writer will.
     const std::optional<std::uintmax_t> size =
-        snap.feed_id.empty() ? std::nullopt : readable_regular_size(snap.path, max_body);
+        !link || snap.feed_id.empty() ? std::nullopt : readable_regular_size(snap.path, max_body);
     std::string body;
     if (!size) try {
         body = read_file(snap.path, max_body);

@@ -1,12 +1,14 @@
-// add_archive.h: `add` puts what it ingests into the snapshot archive (hard-linked, else copied).
+// add_archive.h: `add` puts what it ingests into the snapshot archive (copied, or hard-linked with --link).
 //
 // `rebuild` re-creates the database from the archive alone, so a snapshot
 // that reached the database by `add` must be in the archive too, or a
 // rebuild would drop its posts. copy_into_archive() writes each snapshot
 // (its body, and its headers.json when it has one) into
 // ARCHIVE/<feed id>/<observed time>.xml by the archive's rules
-// (archive.h: atomic, and nothing written twice; the body hard-linked from
-// the file given when both are on one file system), and returns the snapshots
+// (archive.h: atomic, and nothing written twice; with `link` the body is
+// hard-linked from the file given when both are on one file system, so a
+// file rewritten in place later would change the archived snapshot too:
+// only for files nothing rewrites), and returns the snapshots
 // with their paths in the archive, for the writer to record. A snapshot
 // already in the archive, in its feed's folder, is left where it is.
 //
@@ -48,6 +50,6 @@ long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_
 std::string with_given_paths(const ArchiveCopy& copy, const std::string& archive_dir, std::string message);
 
 ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapshot> snapshots,
-                              std::size_t max_body, const ParseOptions& parse = {});
+                              std::size_t max_body, const ParseOptions& parse = {}, bool link = false);
 
 }  // namespace blogsearch

@@ -148,6 +148,7 @@ struct AddArgs {
   std::string feed;
   std::vector<std::string> paths;
   bool quiet = false;
+  bool link = false;  // add: hard-link snapshots into the archive
   double wait = 0;  // seconds to wait for another writer's lock
   Limits limits;
   unsigned shards = 0;  // of a database this creates (rebuild: of the new one); 0 = default
@@ -242,7 +243,7 @@ int run_add(const AddArgs& args) {
     // is indexed is then always in the archive, for rebuild to find.
     ArchiveCopy copy;
     try {
-      copy = copy_into_archive(archive, std::move(snapshots), args.limits.max_body, options.parse);
+      copy = copy_into_archive(archive, std::move(snapshots), args.limits.max_body, options.parse, args.link);
     } catch (const std::runtime_error& e) {
       std::cerr << "blogsearch-index: cannot copy the snapshots into the archive: " << e.what()
                 << "; nothing was indexed (free space, or give --archive)\n";
@@ -527,6 +528,9 @@ int run(int argc, char** argv) {
       ->required();
   add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
+  add->add_flag("--link", add_args.link,
+                "Hard-link the snapshots into the archive instead of copying them (same file system; only for files "
+                "nothing rewrites in place: such a rewrite would change the archived snapshot too)");
   add->add_option("--archive", add_args.archive,
                   "Snapshot archive each PATH is copied into, for rebuild (default: $BLOGSEARCH_ARCHIVE, else "
                   "'archive' beside the database)");

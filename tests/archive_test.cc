@@ -64,8 +64,10 @@ TEST(Archive, SameBodyAfterAKilledRunIsNotArchivedAgain) {
   EXPECT_EQ(files_named(dir.path / "blog", ".headers.json"), 3);
 }
 
-// `add` hard-links what it is given into the archive (same file system):
-// no second copy of the bytes; through a symbolic link, the file it names.
+// `add --link` hard-links what it is given into the archive (same file
+// system): no second copy of the bytes; through a symbolic link, the file
+// it names. Without --link the archive holds copies, which a file
+// rewritten in place later leaves as they were.
 TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
   ScratchDir dir;
   const fs::path given = dir.path / "given";
@@ -80,7 +82,11 @@ TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
   snaps[1].path = (given / "2026-09-02T020000Z.xml").string();
   snaps[1].observed = 3600 * 25;
   for (Snapshot& s : snaps) s.feed_id = "blog";
-  const ArchiveCopy copy = copy_into_archive((dir.path / "archive").string(), snaps, 1 << 20);
+  const ArchiveCopy copies = copy_into_archive((dir.path / "copies").string(), snaps, 1 << 20);
+  ASSERT_EQ(copies.copied, 2);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_FALSE(fs::equivalent(copies.snapshots[i].path, snaps[i].path)) << "linked without --link";
+  const ArchiveCopy copy = copy_into_archive((dir.path / "archive").string(), snaps, 1 << 20, {}, true);
   ASSERT_EQ(copy.copied, 2);
   ASSERT_EQ(copy.snapshots.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
@@ -94,6 +100,11 @@ TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
     const std::string read((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(read, i == 0 ? body : body + " ");
   }
+  // A file rewritten in place (same inode, as `curl -o` does) leaves the
+  // copies as they were.
+  std::ofstream(given / "2026-09-02T020000Z.xml.target", std::ios::trunc) << "<rss>rewritten</rss>";
+  std::ifstream copied(copies.snapshots[1].path);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(copied)), std::istreambuf_iterator<char>()), body + " ");
   // Removing the file given leaves the archived one whole.
   fs::remove(given / "2026-09-02T010000Z.xml");
   EXPECT_EQ(fs::file_size(copy.snapshots[0].path), body.size());

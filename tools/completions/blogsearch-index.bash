@@ -8,7 +8,7 @@ _blogsearch_index() {
   local commands="add fetch rebuild import-git stats feeds parse"
   local common="-h --help"
   local -A opts=(
-    [add]="--db --archive --feed -q --quiet --wait --max-body --max-items"
+    [add]="--db --archive --link --feed -q --quiet --wait --max-body --max-items"
     [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items"
     [rebuild]="--archive --db -q --quiet --wait --max-body --max-items"
     [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items --chunk"
