@@ -444,7 +444,7 @@ struct Writer::Impl {
           s->post([number](Xapian::WritableDatabase& db) {
             db.set_metadata(schema::kMetaCommit, number);
             db.commit_transaction();
-          });
+          }, true);
         drain();
         in_transaction = false;
         store_metadata();

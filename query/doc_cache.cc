@@ -22,6 +22,7 @@ std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db,
   const Xapian::Document doc = db.get_document(did, Xapian::DOC_ASSUME_VALID);
   auto entry = std::make_shared<Entry>();
   entry->record = read_post_record(doc, false);
+  entry->record.docid = did;  // the document's own is its id in its shard
   entry->text = doc.get_value(schema::kSlotText);
   const std::size_t w = weight(*entry);
   if (w > max_bytes_) return entry;  // never kept: bigger than the whole budget

@@ -68,6 +68,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   const Xapian::Document doc = db_.get_document(*docid);
   PostPage page;
   page.post = read_post_record(doc, true);
+  page.post.docid = *docid;  // the document's own is its id in its shard
   page.history = read_post_history(doc);
 
   if (!request.query_text.empty()) {
@@ -110,7 +111,9 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
     hit.rank = ++rank;
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
-    hit.post = std::make_shared<PostRecord>(read_post_record(it.get_document(), false));
+    auto post = std::make_shared<PostRecord>(read_post_record(it.get_document(), false));
+    post->docid = *it;
+    hit.post = std::move(post);
   }
   return page;
 }
