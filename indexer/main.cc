@@ -32,6 +32,7 @@
 #include "indexer/user_config.h"
 #include "indexer/snapshot.h"
 #include "indexer/db_layout.h"
+#include "indexer/shard_thread.h"
 #include "indexer/stats.h"
 #include "indexer/writer.h"
 #include "version.h"
@@ -57,6 +58,13 @@ constexpr const char* kShardsHelp =
 // the database is still at its last commit: say so in one line, as for any
 // failed write. Anything else that ends here is a bug: abort for a core.
 [[noreturn]] void on_terminate() {
+  // On a shard's thread Xapian ends the failed commit with no exception
+  // left to look at.
+  if (!std::current_exception() && ShardThread::committing()) {
+    std::fprintf(stderr, "blogsearch-index: writing the database failed while committing a shard (no space left, "
+                 "or a file size limit?); the changes not yet committed were rolled back; run again to apply them\n");
+    std::_Exit(kLocked);
+  }
   if (std::exception_ptr e = std::current_exception()) {
     try {
       std::rethrow_exception(e);

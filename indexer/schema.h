@@ -206,6 +206,11 @@ inline constexpr const char* kMetaFeedPrefix = "feed:";
 // (a body that returns later, or that another feed also serves, is another
 // snapshot), so ingesting the same one again is a no-op.
 inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
+// In every shard: the number of the writer's commit that last wrote it
+// (decimal). The shards of a database commit one after another; a reader
+// that finds them at different numbers opened them between two of those
+// commits, and opens them again (query/shards.h).
+inline constexpr const char* kMetaCommit = "commit";
 
 // ---- Post record (kSlotRecord) and history (document data) ----------------
 // Their layouts and codecs are in record/post_record.h and

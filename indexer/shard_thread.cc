@@ -3,6 +3,12 @@
 
 namespace blogsearch {
 
+namespace {
+thread_local bool t_committing = false;
+}  // namespace
+
+bool ShardThread::committing() { return t_committing; }
+
 ShardThread::ShardThread(Xapian::WritableDatabase db) : db_(std::move(db)) {
   thread_ = std::thread([this] { run(); });
 }
@@ -17,11 +23,11 @@ ShardThread::~ShardThread() {
   thread_.join();
 }
 
-void ShardThread::post(Task task) {
+void ShardThread::post(Task task, bool commit) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_) return;  // dropped: wait() reports the failure
-    queue_.push_back(std::move(task));
+    queue_.push_back({std::move(task), commit});
   }
   changed_.notify_all();
 }
@@ -38,7 +44,7 @@ void ShardThread::wait() {
 
 void ShardThread::run() {
   for (;;) {
-    Task task;
+    Queued task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       changed_.wait(lock, [&] { return !queue_.empty() || stop_; });
@@ -48,11 +54,13 @@ void ShardThread::run() {
       busy_ = true;
     }
     std::exception_ptr failure;
+    t_committing = task.commit;
     try {
-      task(db_);
+      task.task(db_);
     } catch (...) {
       failure = std::current_exception();
     }
+    t_committing = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       busy_ = false;

@@ -33,11 +33,17 @@ class ShardThread {
   ShardThread(const ShardThread&) = delete;
   ShardThread& operator=(const ShardThread&) = delete;
 
-  void post(Task task);
+  // `commit`: the task commits (see committing()).
+  void post(Task task, bool commit = false);
   // Until every task posted has run; rethrows the first failure.
   void wait();
   // Only while idle (after wait()).
   Xapian::WritableDatabase& database() { return db_; }
+
+  // True on a shard's thread while it runs a commit task. Xapian 1.4 can
+  // end a commit that fails half-way (a full disk) in std::terminate, with
+  // no exception to look at: the terminate handler asks this (main.cc).
+  static bool committing();
 
  private:
   void run();
@@ -45,7 +51,11 @@ class ShardThread {
   Xapian::WritableDatabase db_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<Task> queue_;
+  struct Queued {
+    Task task;
+    bool commit = false;
+  };
+  std::deque<Queued> queue_;
   bool busy_ = false, stop_ = false;
   std::exception_ptr error_;
   std::thread thread_;  // last: it uses the members above

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <chrono>
 #include <filesystem>
@@ -123,6 +124,7 @@ struct Writer::Impl {
   // snapshot keys -> archive files, and the feeds changed.
   std::map<std::string, std::string> pending_snapshots;
   std::map<std::string, FeedMeta> pending_feeds;
+  unsigned long long commit_number = 0;  // the last one (schema::kMetaCommit)
 
   unsigned shard_count() const { return static_cast<unsigned>(shards.size()); }
   ShardThread& shard_for(const std::string& key) { return *shards[schema::shard_of(key, shard_count())]; }
@@ -437,7 +439,12 @@ struct Writer::Impl {
         spelling->commit();
         // Every shard's documents, side by side; then the metadata saying
         // which snapshots they hold.
-        for (auto& s : shards) s->post([](Xapian::WritableDatabase& db) { db.commit_transaction(); });
+        const std::string number = std::to_string(++commit_number);
+        for (auto& s : shards)
+          s->post([number](Xapian::WritableDatabase& db) {
+            db.set_metadata(schema::kMetaCommit, number);
+            db.commit_transaction();
+          }, true);
         drain();
         in_transaction = false;
         store_metadata();
@@ -528,6 +535,11 @@ void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
                           " (--db must be a blogsearch database directory, or a new path to create one)");
     }
   }
+  // After a kill between two shards' commits they hold different numbers:
+  // the next commit makes them agree again.
+  for (auto& s : impl_->shards)
+    impl_->commit_number =
+        std::max(impl_->commit_number, std::strtoull(s->database().get_metadata(schema::kMetaCommit).c_str(), nullptr, 10));
   impl_->spelling = std::make_unique<SpellingWriter>(layout.spelling);
   std::string version = impl_->meta().get_metadata(schema::kMetaSchemaVersion);
   impl_->other_schema = !version.empty() && version != std::to_string(schema::kSchemaVersion);

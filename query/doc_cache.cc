@@ -23,6 +23,7 @@ std::shared_ptr<const DocCache::Entry> DocCache::get(const Xapian::Database& db,
   const Xapian::Document doc = db.get_document(did, Xapian::DOC_ASSUME_VALID);
   auto entry = std::make_shared<Entry>();
   entry->record = read_post_record(doc, false);
+  entry->record.docid = did;  // the document's own is its id in its shard
   names.apply(entry->record);
   entry->text = decode_stored_text(doc.get_value(schema::kSlotText));
   const std::size_t w = weight(*entry);

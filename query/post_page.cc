@@ -69,6 +69,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   PostPage page;
   page.post = read_post_record(doc, true);
   feed_names_->apply(page.post);
+  page.post.docid = *docid;  // the document's own is its id in its shard
   page.history = read_post_history(doc);
 
   if (!request.query_text.empty()) {
@@ -112,6 +113,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
     hit.percent = it.get_percent();
     hit.weight = it.get_weight();
     auto related = std::make_shared<PostRecord>(read_post_record(it.get_document(), false));
+    related->docid = *it;
     feed_names_->apply(*related);
     hit.post = std::move(related);
   }

@@ -138,10 +138,12 @@ const char* sort_order_name(SortOrder order) {
 
 // Over remote shards nothing is kept that reads every document (sort keys,
 // the facet table): each read would be a round trip to a shard, and
-// xapian-tcpsrv runs no KeyMaker of ours anyway.
+// xapian-tcpsrv runs no KeyMaker of ours anyway. Nor sort keys over several
+// shards: Xapian 1.4 gives a KeyMaker the document's id in its shard, not
+// the combined one the keys are indexed by.
 struct Searcher::Kept {
-  Kept(const Xapian::Database& db, std::size_t bytes, bool remote) : docs(bytes), builder(db) {
-    if (!remote) keys.emplace(db);
+  Kept(const Xapian::Database& db, std::size_t bytes, bool remote, bool sharded) : docs(bytes), builder(db) {
+    if (!remote && !sharded) keys.emplace(db);
   }
   DocCache docs;
   std::optional<PublishedKeys> keys;
@@ -151,7 +153,7 @@ struct Searcher::Kept {
 
 Searcher::Kept* Searcher::kept() {
   if (options_.cache_bytes == 0) return nullptr;
-  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote);
+  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote, shards_.shards.size() > 1);
   return kept_.get();
 }
 
@@ -400,6 +402,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       auto post = std::make_shared<PostRecord>(
           read_post_record(it.get_document(), request.snippets || request.with_text));
       feed_names_->apply(*post);
+      post->docid = *it;  // not the document's own: its id in its shard
       if (request.snippets)
         hit.snippet = make_snippet(post->text.empty() ? post->summary : post->text, snippet_words,
                                    request.snippet_length, stem);
@@ -511,7 +514,13 @@ std::string Searcher::shard_failure(const Xapian::NetworkError& e) const {
 std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url) {
   const std::string id_term = schema::id_term(id_or_url);
   Xapian::PostingIterator p = db_.postlist_begin(id_term);
-  if (p != db_.postlist_end(id_term)) return read_post_record(db_.get_document(*p), true);
+  // Xapian 1.4's Document::get_docid() is the id in its shard: every
+  // record found here gets the combined one.
+  if (p != db_.postlist_end(id_term)) {
+    PostRecord post = read_post_record(db_.get_document(*p), true);
+    post.docid = *p;
+    return post;
+  }
 
   // No term holds the link, so look through the posts of its host (or all
   // posts when the host has none); a substring test skips most JSON parsing.
@@ -519,6 +528,7 @@ std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url)
     Xapian::Document doc = db_.get_document(did);
     if (doc.get_value(schema::kSlotRecord).find(id_or_url) == std::string::npos) return std::nullopt;
     PostRecord post = read_post_record(doc, true);
+    post.docid = did;
     if (post.link == id_or_url) return post;
     return std::nullopt;
   };
@@ -554,6 +564,7 @@ std::optional<PostRecord> Searcher::find_by_link_key(const std::string& url) {
       Xapian::Document doc = db_.get_document(*it);
       if (doc.get_value(schema::kSlotRecord).find(segment) == std::string::npos) continue;
       PostRecord post = read_post_record(doc, true);
+      post.docid = *it;
       if (link_key(post.link) == key || link_key(post.id) == key) return post;
     }
   }

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "indexer/schema.h"
 
@@ -68,6 +70,24 @@ void add_remote(ShardSet& set, const std::string& where, const std::string& addr
   set.remote_names.push_back(name);
 }
 
+// The shards of one blogsearch database from `first` on, opened again until
+// they are at one writer commit (schema::kMetaCommit): a writer commits
+// them one after another, within milliseconds. Bounded: a database left
+// between two commits by a killed writer is searched as it is.
+void agree_on_commit(ShardSet& set, std::size_t first) {
+  constexpr int kAttempts = 200;
+  constexpr auto kPause = std::chrono::milliseconds(10);
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    bool agree = true;
+    const std::string number = set.shards[first].get_metadata(schema::kMetaCommit);
+    for (std::size_t i = first + 1; i < set.shards.size() && agree; ++i)
+      agree = set.shards[i].get_metadata(schema::kMetaCommit) == number;
+    if (agree) return;
+    std::this_thread::sleep_for(kPause);
+    for (std::size_t i = first; i < set.shards.size(); ++i) set.shards[i].reopen();
+  }
+}
+
 void open_into(ShardSet& set, const std::string& path, int depth, const ShardOptions& options) {
   if (depth > kMaxDepth)
     throw ShardError("stubs nested more than " + std::to_string(kMaxDepth) + " deep at " + path);
@@ -108,6 +128,7 @@ void open_into(ShardSet& set, const std::string& path, int depth, const ShardOpt
     }
   }
   if (set.shards.size() == before) throw ShardError("the stub " + stub + " lists no shards");
+  if (stub != path && !schema::live_generation(path).empty()) agree_on_commit(set, before);
   // A folder holding a stub of several shards, or of remote ones, may hold
   // their spelling data beside it (a blogsearch database's own stub names
   // one generation, whose spelling was found above).

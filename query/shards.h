@@ -22,6 +22,10 @@
 // shards plus, for remote ones, from the folder beside the stub (see
 // `spelling_paths`).
 //
+// The shards of one blogsearch database are committed one after another:
+// open_shards() opens them again until they are at the same commit of
+// their writer (schema::kMetaCommit), so a search never mixes two states.
+//
 // open_shards() throws ShardError naming the stub line or the host:port
 // that failed; what Xapian throws later while searching a remote shard that
 // stopped answering (Xapian::NetworkError, NetworkTimeoutError) is the

@@ -134,6 +134,7 @@ std::string dump_database(const std::string& path) {
   std::string out;
   for (const auto& [k, d] : docs) out += k + "\n" + d + "\n\n";
   for (auto it = db.metadata_keys_begin(); it != db.metadata_keys_end(); ++it) {
+    if (*it == schema::kMetaCommit) continue;  // how many commits, not what they wrote
     std::string value = db.get_metadata(*it);
     if ((*it).rfind(schema::kMetaFeedPrefix, 0) == 0) {
       FeedMeta f = decode_feed_meta(value, "");

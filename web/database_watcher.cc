@@ -93,7 +93,12 @@ DiskState DatabaseWatcher::state(const std::string& path) {
       return s;
     }
   }
-  if (::stat((dir + "/iamglass").c_str(), &st) != 0) return s;
+  // A sharded generation (indexer/db_layout.h): shard 0 is committed last
+  // at every commit of its writer, so its version file says when any shard
+  // changed.
+  if (::stat((dir + "/iamglass").c_str(), &st) != 0 &&
+      ::stat((dir + "/" + schema::kShardDirPrefix + "0/iamglass").c_str(), &st) != 0)
+    return s;
   s.valid = true;
   s.version_inode = st.st_ino;
   s.version_mtime = st.st_mtim.tv_sec;

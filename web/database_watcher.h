@@ -3,7 +3,9 @@
 //
 // A glass database rewrites its version file "iamglass" (a new inode) at
 // every commit; behind a XAPIANDB stub (a rebuilt database) the live
-// generation is named in the stub, which a rebuild replaces by a rename.
+// generation is named in the stub, which a rebuild replaces by a rename;
+// of a sharded generation, the version file of shard 0, which its writer
+// commits last at every commit.
 // DiskState captures both, at the cost of two stat calls per request (the
 // stub is read again only when it changed). DatabaseWatcher opens a
 // Searcher and opens it again whenever the DiskState of its path changed.

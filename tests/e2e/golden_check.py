@@ -358,8 +358,11 @@ def expect_post(db, post_id, fields, terms=(), phrases=(), text_has=(), text_lac
     have = terms_of(doc)
     for term in terms:
         check(term in have, f"{post_id}: term {term!r} missing")
+    # The id in the combined database (a document's get_docid() is its id in
+    # its shard).
+    docid = next(iter(db.postlist("Q" + post_id))).docid
     for words in phrases:
-        check(phrase_matches(db, words, doc.get_docid()),
+        check(phrase_matches(db, words, docid),
               f"{post_id}: phrase {' '.join(words)!r} does not match")
     text = stored_text(doc.get_value(SLOT_TEXT)).decode("utf-8")
     check("text" not in data, f"{post_id}: the text belongs in value slot {SLOT_TEXT}, not the JSON")

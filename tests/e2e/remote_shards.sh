@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# remote_shards: an index spread over three databases served by
-# xapian-tcpsrv on 127.0.0.1, searched through a stub of `remote :HOST:PORT`
-# lines, answers as the same databases opened locally do (results, feed
-# titles, facets, "did you mean"), from the CLI and the CGI; a shard that
+# remote_shards: the three shards of a database made with --shards 3, each
+# served by xapian-tcpsrv on 127.0.0.1 (through its SHARD-N stub) and
+# searched through a stub of `remote :HOST:PORT` lines, answer as the
+# database opened locally does (results, feed titles, facets, "did you
+# mean"), and as one database of one shard, from the CLI and the CGI; a shard that
 # stops answering fails the search with a message naming the remote shards
 # (CLI exit 4, CGI 503), never with partial results; a read replica kept by
 # xapian-replicate follows a commit and a rebuild's generation switch, its
@@ -40,16 +41,17 @@ print(" ".join(str(s.getsockname()[1]) for s in socks))')
 # Changesets let a replica follow a commit without copying the whole database.
 export XAPIAN_MAX_CHANGESETS=10
 
-# One feed per shard, and the whole of data/ in one database for reference.
-# Shard 0's snapshots are copied into an archive of its own, to rebuild from.
-feeds=(pytorch tensor-notes kernel-digest)
-mkdir -p "$tmp/shards" "$tmp/archive-s0"
-cp -r "$SOURCE_DIR/data/pytorch" "$tmp/archive-s0/"
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/shards/s0" "$tmp/archive-s0/pytorch"
-for i in 1 2; do
-  "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/shards/s$i" "$SOURCE_DIR/data/${feeds[$i]}"
+# data/ in a database of three shards (its snapshots copied into an archive
+# of their own, to rebuild from), and in one of one shard for reference.
+mkdir -p "$tmp/archive"
+cp -r "$SOURCE_DIR"/data/*/ "$tmp/archive/"
+"$BLOGSEARCH_INDEX" add --quiet --shards 3 --db "$tmp/db" "$tmp/archive"
+"$BLOGSEARCH_INDEX" add --quiet --shards 1 --db "$tmp/single" "$SOURCE_DIR/data"
+[ "$(grep -c "^auto gen-.*/shard-[0-2]\$" "$tmp/db/XAPIANDB")" -eq 3 ] || fail "--shards 3 made: $(cat "$tmp/db/XAPIANDB")"
+for i in 0 1 2; do
+  n=$(/usr/bin/python3 -c 'import sys, xapian; print(xapian.Database(sys.argv[1]).get_doccount())' "$tmp/db/SHARD-$i")
+  [ "$n" -gt 0 ] || fail "shard $i holds no posts"
 done
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/single" "$SOURCE_DIR/data"
 
 serve() {  # serve PORT DB: a xapian-tcpsrv in the background, ready when this returns
   # Its own session: on SIGTERM xapian-tcpsrv signals its whole process group.
@@ -63,15 +65,15 @@ serve() {  # serve PORT DB: a xapian-tcpsrv in the background, ready when this r
   done
   fail "xapian-tcpsrv on port $1 did not start"
 }
-for i in 0 1 2; do serve "${ports[$i]}" "$tmp/shards/s$i"; done
+for i in 0 1 2; do serve "${ports[$i]}" "$tmp/db/SHARD-$i"; done
 tcpsrv_pids=("${pids[@]}")
 
-# The same three shards: through a local stub, and through a remote one
-# whose spelling data is a stub of the shards' SPELLINGDB stubs.
-mkdir -p "$tmp/local" "$tmp/remote"
-printf 'auto ../shards/s%s\n' 0 1 2 >"$tmp/local/XAPIANDB"
+# The database itself, and its three shards through a remote stub whose
+# spelling data is the database's SPELLINGDB (one for all its shards).
+local_db="$tmp/db"
+mkdir -p "$tmp/remote"
 { echo '# three shards'; printf 'remote :127.0.0.1:%s\n' "${ports[0]}" "${ports[1]}" "${ports[2]}"; } >"$tmp/remote/XAPIANDB"
-printf 'auto %s/shards/s%s/SPELLINGDB\n' "$tmp" 0 "$tmp" 1 "$tmp" 2 >"$tmp/remote/spelling"
+printf 'auto %s/db/SPELLINGDB\n' "$tmp" >"$tmp/remote/spelling"
 [ "$(grep -c '^remote ' "$tmp/remote/XAPIANDB")" -eq 3 ] || fail "the remote stub lists $(cat "$tmp/remote/XAPIANDB")"
 
 # JSON answers without the time taken.
@@ -115,7 +117,7 @@ queries=(
 for q in "${queries[@]}"; do
   for opts in "--facets category,author,feed,month --limit 20" "--sort date --limit 5" "--sort date --reverse --limit 5 --offset 2"; do
     # shellcheck disable=SC2086
-    local_json=$(answer "$tmp/local" $opts -- "$q")
+    local_json=$(answer "$local_db" $opts -- "$q")
     # shellcheck disable=SC2086
     remote_json=$(answer "$tmp/remote" $opts -- "$q")
     # shellcheck disable=SC2086
@@ -167,7 +169,7 @@ cgi() {  # cgi DB QUERY_STRING > response
   env -i PATH=/usr/bin:/bin BLOGSEARCH_DB="$1" REQUEST_METHOD=GET QUERY_STRING="$2" "$BLOGSEARCH_CGI"
 }
 for qs in "q=pytorch" "q=pytroch" "q=the&format=json" "q=model&category=release"; do
-  cgi "$tmp/local" "$qs" | sed -E 's/[0-9]+(\.[0-9]+)? ?ms//g; /elapsed_ms/d; /^Content-Length:/d' >"$tmp/cgi.local"
+  cgi "$local_db" "$qs" | sed -E 's/[0-9]+(\.[0-9]+)? ?ms//g; /elapsed_ms/d; /^Content-Length:/d' >"$tmp/cgi.local"
   cgi "$tmp/remote" "$qs" | sed -E 's/[0-9]+(\.[0-9]+)? ?ms//g; /elapsed_ms/d; /^Content-Length:/d' >"$tmp/cgi.remote"
   head -1 "$tmp/cgi.remote" | grep -q '^Status: 200' || fail "CGI '$qs' over remote shards: $(head -1 "$tmp/cgi.remote")"
   cmp -s "$tmp/cgi.local" "$tmp/cgi.remote" ||
@@ -207,47 +209,51 @@ rc=0
 "$BLOGSEARCH" --db "$tmp/remote" pytorch >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 4 ] && grep -q "127.0.0.1:${ports[2]}" "$tmp/err" ||
   fail "a shard that is gone: exit $rc, $(cat "$tmp/err")"
-serve "${ports[2]}" "$tmp/shards/s2"
-[ "$(answer "$tmp/remote" --facets feed -- pytorch)" = "$(answer "$tmp/local" --facets feed -- pytorch)" ] ||
+serve "${ports[2]}" "$tmp/db/SHARD-2"
+tcpsrv_pids[2]=${pids[-1]}
+[ "$(answer "$tmp/remote" --facets feed -- pytorch)" = "$(answer "$local_db" --facets feed -- pytorch)" ] ||
   fail "after the shards came back the answers differ"
 pass "a shard that stops answering or is gone fails the search, named (exit 4, CGI 503); no partial results"
 
-# Read replicas: xapian-replicate-server on the writer's folder of shards;
-# a replica of shard 0 and of its spelling data, then a tcpsrv on that.
-setsid xapian-replicate-server --interface 127.0.0.1 --port "${ports[3]}" "$tmp/shards" >"$tmp/repl-server.log" 2>&1 &
+# Read replicas: xapian-replicate-server on the writer's folder; a replica
+# of shard 0 (db/SHARD-0) and of the spelling data, then a tcpsrv on that.
+setsid xapian-replicate-server --interface 127.0.0.1 --port "${ports[3]}" "$tmp" >"$tmp/repl-server.log" 2>&1 &
 pids+=($!)
 sleep 0.5
-replicate() {  # one pass of xapian-replicate for shard 0 and its spelling data
-  xapian-replicate -h 127.0.0.1 -p "${ports[3]}" -m s0 -o -q -r 0 "$tmp/replica/s0" ||
-    fail "xapian-replicate of s0 failed"
-  xapian-replicate -h 127.0.0.1 -p "${ports[3]}" -m s0/SPELLINGDB -o -q -r 0 "$tmp/replica/s0-spelling" ||
-    fail "xapian-replicate of s0/SPELLINGDB failed"
+replicate() {  # one pass of xapian-replicate for shard 0 and the spelling data
+  xapian-replicate -h 127.0.0.1 -p "${ports[3]}" -m db/SHARD-0 -o -q -r 0 "$tmp/replica/s0" ||
+    fail "xapian-replicate of db/SHARD-0 failed"
+  xapian-replicate -h 127.0.0.1 -p "${ports[3]}" -m db/SPELLINGDB -o -q -r 0 "$tmp/replica/spelling" ||
+    fail "xapian-replicate of db/SPELLINGDB failed"
 }
 mkdir -p "$tmp/replica" "$tmp/front"
 replicate
 serve "${ports[4]}" "$tmp/replica/s0"
 printf 'remote :127.0.0.1:%s\n' "${ports[4]}" "${ports[1]}" "${ports[2]}" >"$tmp/front/XAPIANDB"
-printf 'auto %s\n' "$tmp/replica/s0-spelling" "$tmp/shards/s1/SPELLINGDB" "$tmp/shards/s2/SPELLINGDB" >"$tmp/front/spelling"
+printf 'auto %s\n' "$tmp/replica/spelling" >"$tmp/front/spelling"
 same_as_writer() {  # same_as_writer WHAT: the front (replica of s0) answers as the writer's shards
   for q in pytorch replicatest pytroch "the"; do
-    [ "$(answer "$tmp/front" --facets feed,month -- "$q")" = "$(answer "$tmp/local" --facets feed,month -- "$q")" ] ||
-      fail "$1: '$q' through the replica differs from the writer's shards"
+    [ "$(answer "$tmp/front" --facets feed,month -- "$q")" = "$(answer "$local_db" --facets feed,month -- "$q")" ] ||
+      fail "$1: '$q' through the replica differs from the writer's shards:
+$(diff <(answer "$tmp/front" --facets feed,month -- "$q" | /usr/bin/python3 -m json.tool) <(answer "$local_db" --facets feed,month -- "$q" | /usr/bin/python3 -m json.tool) | head -8)"
   done
 }
 same_as_writer "first copy"
 pass "a replica of a shard answers as the shard"
 
-# A commit on the writer: a new snapshot for shard 0.
-cat >"$tmp/archive-s0/pytorch/2026-11-01T060000Z.xml" <<'XML'
+# A commit on the writer: a new snapshot whose one post lives in shard 0 of
+# 3 (schema::shard_of("urn:replicatest-1", 3) == 0: were it elsewhere, the
+# front would find it before replicating, below).
+cat >"$tmp/archive/pytorch/2026-11-01T060000Z.xml" <<'XML'
 <?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>PyTorch Blog</title><link>https://pytorch.org/blog/</link>
 <item><title>Replication notes</title><link>https://pytorch.org/blog/replicatest/</link>
-<guid isPermaLink="false">urn:replicatest</guid><pubDate>Sun, 01 Nov 2026 06:00:00 +0000</pubDate>
+<guid isPermaLink="false">urn:replicatest-1</guid><pubDate>Sun, 01 Nov 2026 06:00:00 +0000</pubDate>
 <description>replicatest: a post added after the first copy of the replica</description></item>
 </channel></rss>
 XML
-"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/shards/s0" "$tmp/archive-s0/pytorch"
-"$BLOGSEARCH" --db "$tmp/local" --format ids replicatest >/dev/null || fail "the writer does not find the new post"
+"$BLOGSEARCH_INDEX" add --quiet --db "$tmp/db" "$tmp/archive/pytorch"
+"$BLOGSEARCH" --db "$local_db" --format ids replicatest >/dev/null || fail "the writer does not find the new post"
 rc=0
 "$BLOGSEARCH" --db "$tmp/front" --format ids replicatest >/dev/null || rc=$?
 [ "$rc" -eq 1 ] || fail "the replica found the new post before replicating (exit $rc)"
@@ -258,12 +264,19 @@ pass "the replica follows a commit"
 
 # A rebuild: a new generation behind the writer's stub (a new database, so
 # xapian-replicate copies it whole) and a new spelling database.
-gen_before=$(cat "$tmp/shards/s0/XAPIANDB")
-"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/shards/s0" --archive "$tmp/archive-s0" >"$tmp/rebuild.log" 2>&1 ||
+gen_before=$(cat "$tmp/db/XAPIANDB")
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/db" --archive "$tmp/archive" >"$tmp/rebuild.log" 2>&1 ||
   fail "rebuild failed: $(tail -3 "$tmp/rebuild.log")"
-[ "$(cat "$tmp/shards/s0/XAPIANDB")" != "$gen_before" ] || fail "the rebuild did not switch generations"
-grep -q "^auto $(sed 's/^auto //' "$tmp/shards/s0/XAPIANDB")/spelling\$" "$tmp/shards/s0/SPELLINGDB" ||
-  fail "SPELLINGDB does not follow the generation switch: $(cat "$tmp/shards/s0/SPELLINGDB")"
+[ "$(cat "$tmp/db/XAPIANDB")" != "$gen_before" ] || fail "the rebuild did not switch generations"
+gen=$(awk 'NR == 1 {print $2}' "$tmp/db/XAPIANDB"); gen=${gen%/shard-0}
+grep -qx "auto $gen/spelling" "$tmp/db/SPELLINGDB" && grep -qx "auto $gen/shard-0" "$tmp/db/SHARD-0" ||
+  fail "SHARD-0 or SPELLINGDB does not follow the generation switch: $(cat "$tmp/db/SHARD-0" "$tmp/db/SPELLINGDB")"
+# The rebuilt shards are served again by their stubs' names.
+for i in 1 2; do
+  kill "${tcpsrv_pids[$i]}" 2>/dev/null || true
+  wait "${tcpsrv_pids[$i]}" 2>/dev/null || true
+  serve "${ports[$i]}" "$tmp/db/SHARD-$i"
+done
 replicate
 same_as_writer "after a rebuild"
 pass "the replica follows a rebuild's generation switch, spelling data too"

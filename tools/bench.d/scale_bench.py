@@ -2,6 +2,7 @@
 
 scale_bench.py --snapshots DIR --posts N --work DIR --build DIR --src DIR
                [--runs R] [--markdown FILE]
+               [--ingest-shards K,K,... [--baseline-index BIN]]
 
 Generates the posts (scale_gen.py: real sentences from the blog-history
 snapshots in DIR, recombined) into WORK, then measures, one tool after the
@@ -18,6 +19,10 @@ other in this run:
     (tools/serve, one process, its answer cache off) vs FTS5 through one
     python sqlite3 connection, the same queries; peak memory of the
     FastCGI process.
+With --ingest-shards, only the ingest instead: `blogsearch-index add
+--shards K` for each K (and BIN, an earlier build, beside them) and the FTS5
+import, one after the other on the same posts: wall and CPU time (user +
+sys, from GNU time), posts per second, peak memory and size.
 Prints a markdown table (and writes it to FILE). Nothing generated is kept.
 """
 import argparse
@@ -87,6 +92,53 @@ def timed_process(cmd, stdin=None, memory=False):
     return took, rss
 
 
+def timed_cpu(cmd, stdin=None):
+    """(wall s, CPU s = user + sys, peak RSS MB) of one process, from GNU time."""
+    fd, out = tempfile.mkstemp()
+    os.close(fd)
+    p = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", out] + cmd,
+                       input=stdin.encode() if stdin else None, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        raise SystemExit("scale_bench: %s exited %d: %s" % (" ".join(cmd[:3]), p.returncode, p.stderr.decode()[-500:]))
+    with open(out) as f:
+        wall, user, system, rss = f.read().split()[-4:]
+    os.unlink(out)
+    return float(wall), float(user) + float(system), int(rss) / 1024.0
+
+
+def ingest_shards(args, archive, gen, feeds):
+    """The --ingest-shards table: each K, the baseline, FTS5."""
+    index = os.path.join(args.build, "blogsearch-index")
+    runs = [("blogsearch, --shards %s" % k, [index, "add", "--quiet", "--shards", k])
+            for k in args.ingest_shards.split(",")]
+    if args.baseline_index:
+        runs.append(("baseline %s (one database)" % os.path.basename(os.path.dirname(args.baseline_index)),
+                     [args.baseline_index, "add", "--quiet"]))
+    rows = []
+    for label, cmd in runs:
+        db = os.path.join(args.work, "db-ingest")
+        print("== ingest: %s" % label, flush=True)
+        wall, cpu, rss = timed_cpu(cmd + ["--db", db, archive])
+        rows.append((label, wall, cpu, rss, du(db)))
+        subprocess.run(["rm", "-rf", db, os.path.join(args.work, "archive")], check=True)
+    fts = os.path.join(args.work, "fts5-ingest.db")
+    script = ("CREATE VIRTUAL TABLE posts USING fts5(id UNINDEXED, feed UNINDEXED, title, author, category, "
+              "published UNINDEXED, body);\n.mode csv\n.import --skip 1 %s posts\n" % os.path.join(gen, "posts.csv"))
+    print("== ingest: sqlite3 FTS5 .import", flush=True)
+    wall, cpu, rss = timed_cpu(["sqlite3", fts], stdin=script)
+    rows.append(("sqlite3 FTS5 .import", wall, cpu, rss, os.path.getsize(fts)))
+    os.unlink(fts)
+    f_wall = rows[-1][1]
+    lines = ["Ingest (`tools/bench --scale %d --ingest-shards %s`): %d posts in %d feeds, 3 snapshots per feed, "
+             "one tool after the other." % (args.posts, args.ingest_shards, args.posts, len(feeds)), "",
+             "| | wall s | CPU s (user+sys) | posts/s (wall) | peak memory | size | wall / FTS5 |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for label, wall, cpu, rss, size in rows:
+        lines.append("| %s | %.1f | %.1f | %.0f | %.0f MB | %.0f MB | %.1fx |" % (
+            label, wall, cpu, args.posts / wall, rss, size / 1e6, wall / f_wall))
+    return lines
+
+
 def du(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -112,6 +164,8 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--markdown")
+    ap.add_argument("--ingest-shards")
+    ap.add_argument("--baseline-index")
     args = ap.parse_args()
     index = os.path.join(args.build, "blogsearch-index")
     search = os.path.join(args.build, "blogsearch")
@@ -127,6 +181,13 @@ def main():
     archive = os.path.join(gen, "archive")
     feeds = sorted(os.listdir(archive))
     queries = query_set(feeds[len(feeds) // 2])
+    if args.ingest_shards:
+        text = "\n".join(ingest_shards(args, archive, gen, feeds)) + "\n"
+        print(text)
+        if args.markdown:
+            with open(args.markdown, "w") as out:
+                out.write(text)
+        return
 
     print("== ingest: blogsearch-index add", flush=True)
     took, rss = timed_process([index, "add", "--quiet", "--db", db, archive], memory=True)

@@ -8,9 +8,9 @@ _blogsearch_index() {
   local commands="add fetch rebuild import-git stats feeds parse"
   local common="-h --help"
   local -A opts=(
-    [add]="--db --archive --link --feed -q --quiet --wait --max-body --max-items"
-    [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items"
-    [rebuild]="--archive --db -q --quiet --wait --max-body --max-items"
+    [add]="--db --archive --link --feed -q --quiet --wait --max-body --max-items --shards"
+    [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items --shards"
+    [rebuild]="--archive --db -q --quiet --wait --max-body --max-items --shards"
     [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items --chunk"
     [stats]="--db"
     [parse]="--base-url --charset --max-body --max-items"
@@ -48,7 +48,7 @@ _blogsearch_index() {
     --config) _filedir toml; return ;;
     --path) _filedir; return ;;
     --id|--title|--category) return ;;
-    --feed|--wait|--timeout|--connect-timeout|--retries|--max-body|--max-items|--chunk|--base-url|--charset) return ;;
+    --feed|--wait|--timeout|--connect-timeout|--retries|--max-body|--max-items|--chunk|--shards|--base-url|--charset) return ;;
   esac
 
   if [ -z "$command" ]; then
