@@ -16,8 +16,29 @@ bool word_byte(unsigned char c) {
 // The term patterns of the wildcard leaves of `q` (with their field
 // prefix), in query order. Xapian 1.4 has no accessor for a wildcard's
 // pattern; its description is "WILDCARD <combiner> <pattern>", with
-// control bytes written as \xNN.
+// control bytes written as \xNN. An OP_MAX joins the parses of one text
+// in several languages (query_builder.h): wildcards are not stemmed, so
+// each parse holds the same ones, and only the parse with the most counts
+// (what the query costs is then at most the bound times the languages).
 void wildcard_patterns(const Xapian::Query& q, std::vector<std::string>& out) {
+  // Over several shards the parses' OP_MAX is filtered by the same parses
+  // (query_builder.cc): its wildcards count once, and a filter's right side
+  // holds no wildcard of its own.
+  if (q.get_type() == Xapian::Query::OP_FILTER && q.get_num_subqueries() == 2 &&
+      q.get_subquery(0).get_type() == Xapian::Query::OP_MAX) {
+    wildcard_patterns(q.get_subquery(0), out);
+    return;
+  }
+  if (q.get_type() == Xapian::Query::OP_MAX) {
+    std::vector<std::string> most;
+    for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
+      std::vector<std::string> part;
+      wildcard_patterns(q.get_subquery(i), part);
+      if (part.size() > most.size()) most = std::move(part);
+    }
+    out.insert(out.end(), most.begin(), most.end());
+    return;
+  }
   if (q.get_type() == Xapian::Query::OP_WILDCARD) {
     std::string d = q.get_description();  // "Query(WILDCARD SYNONYM pattern)"
     const std::string_view head = "Query(WILDCARD ";

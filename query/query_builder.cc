@@ -609,11 +609,13 @@ struct QueryBuilder::Parser {
 
   // `text` parsed in every language: a post is stemmed in one, so it
   // matches the parse of its own language; each post weighs as its best
-  // parse (OP_MAX), so a word whose stems agree is not counted twice.
-  // Spelling correction is asked of the primary parser only. `any` joins
-  // the parses with OR instead, for what a post must not match. Throws
-  // Xapian::QueryParserError as parse_query does.
-  Xapian::Query parse(const std::string& text, unsigned flags, Xapian::Query::op op = Xapian::Query::OP_MAX) {
+  // parse (OP_MAX), so a word whose stems agree is not counted twice; a
+  // post matches when it matches any parse, which is also what an
+  // exclusion needs. Only this join uses OP_MAX (query_bounds.cc counts
+  // the wildcards of one parse). Spelling correction is asked of the
+  // primary parser only. Throws Xapian::QueryParserError as parse_query
+  // does.
+  Xapian::Query parse(const std::string& text, unsigned flags) {
     Xapian::Query q = primary().parse_query(text, flags);
     if (languages.size() == 1) return q;
     std::vector<Xapian::Query> parts{q};
@@ -628,15 +630,17 @@ struct QueryBuilder::Parser {
       parts.push_back(std::move(other));
     }
     if (parts.size() == 1) return q;
-    if (op != Xapian::Query::OP_MAX || db.size() < 2) return Xapian::Query(op, parts.begin(), parts.end());
+    if (db.size() < 2) return Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end());
     // Over several shards, Xapian 1.4.22 crashes (MaxPostList::
     // recalc_maxweight) once a page is full when one shard holds none of
     // an OP_MAX's terms. A weightless match-all among its parts keeps every
     // shard's OP_MAX alive; the filter by the parts keeps the matches and
-    // the weights exactly those of the parts alone.
+    // the weights exactly those of the parts alone (query_bounds.cc counts
+    // the wildcards of the OP_MAX only).
     Xapian::Query any(Xapian::Query::OP_OR, parts.begin(), parts.end());
     parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query::MatchAll, 0.0);
-    return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(op, parts.begin(), parts.end()), any);
+    return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end()),
+                         any);
   }
 
   void set_default_op(Xapian::Query::op op) {
@@ -740,7 +744,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       qp.set_default_op(Xapian::Query::OP_OR);
       Xapian::Query any;
       try {
-        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
+        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
       } catch (const Xapian::QueryParserError& e) {
         qp.set_default_op(Xapian::Query::OP_AND);
         throw locate_syntax_error(options.text, e.get_msg());

@@ -13,6 +13,7 @@
 #include "indexer/feed_parser.h"
 #include "indexer/language.h"
 #include "indexer/schema.h"
+#include "query/query_bounds.h"
 #include "query/query_builder.h"
 #include "query/snippet.h"
 
@@ -190,6 +191,33 @@ TEST_F(LanguageIndex, SnippetsMarkFoldedAndGermanMatches) {
   EXPECT_EQ(marked("naive", 3), std::vector<std::string>{"naïve"});
   EXPECT_EQ(marked("cafe", 3), std::vector<std::string>{"café"});
   EXPECT_EQ(marked("haus", 5), std::vector<std::string>{"Häusern"});
+}
+
+// A query parsed in German and in English holds each wildcard twice; the
+// bound on wildcard expansion counts it once, as typed (issue 16).
+TEST_F(LanguageIndex, AWildcardCountsOnceWhateverTheLanguages) {
+  QueryOptions o;
+  o.text = "Wahlen h*";
+  o.spelling = false;
+  const BuiltQuery built = build_query(db_, o);
+  ASSERT_EQ(built.languages.size(), 2u);
+  ASSERT_NE(built.query.get_description().find("MAX"), std::string::npos) << built.query.get_description();
+  Xapian::termcount words = 0;
+  for (auto t = db_.allterms_begin("h"); t != db_.allterms_end("h"); ++t) ++words;
+  ASSERT_GE(words, 2u);
+  EXPECT_NO_THROW(check_wildcard_total(db_, built.query, o.text, words));
+  try {
+    check_wildcard_total(db_, built.query, o.text, words - 1);
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("'h*' matches more than"), std::string::npos) << e.what();
+  }
+  // Excluded words are parsed in both languages too.
+  o.text = "-Wahlen -h*";
+  const BuiltQuery negated = build_query(db_, o);
+  EXPECT_NO_THROW(check_wildcard_total(db_, negated.query, o.text, words));
+  // And a post is excluded when it matches the parse of any language.
+  EXPECT_EQ(search("-Wahlen").size(), titles_.size() - search("Wahlen").size());
 }
 
 TEST(LanguageQuery, AnEnglishDatabaseIsSearchedInEnglish) {

@@ -9,6 +9,7 @@
 // is CgiApp (cgi_app.h); this file only moves bytes.
 #include <fcgiapp.h>
 #include <malloc.h>
+#include <signal.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -21,6 +22,7 @@
 
 #include "common/stdout_check.h"
 #include "web/cgi_app.h"
+#include "web/request_priority.h"
 
 namespace {
 
@@ -29,6 +31,7 @@ using blogsearch::web::CgiApp;
 using blogsearch::web::CgiEnvironment;
 using blogsearch::web::Method;
 using blogsearch::web::parse_method;
+using blogsearch::web::PriorityWatch;
 using blogsearch::web::Response;
 using blogsearch::web::serialize;
 using blogsearch::web::serialize_headers;
@@ -143,17 +146,42 @@ int main() {
     return 2;
   }
   const std::chrono::milliseconds wait(n != kUnset ? n : 200);
+  // SIGTERM (what a web server sends its FastCGI processes when it stops),
+  // SIGINT, SIGHUP and SIGUSR1 are taken by one thread of their own: it
+  // lets the request in hand finish (5 s at most) and exits. Left to
+  // libfcgi's handler they would only stop a thread that is in accept, and
+  // a process whose signal hit another thread would stay behind its server.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&stop_signals, sig);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // for every thread made from here
+  // A request that has used BLOGSEARCH_CGI_LOWER_AFTER_MS of CPU (default
+  // 10; ordinary searches use 1 to 5) finishes at the lowest priority, so
+  // that expensive requests cannot slow the others (request_priority.h);
+  // its thread then ends and a new one takes its place.
+  if (!number_from_environment("BLOGSEARCH_CGI_LOWER_AFTER_MS", 60000, &n)) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_LOWER_AFTER_MS must be a number of milliseconds (0 to 60000, "
+                 "0: never)\n";
+    return 2;
+  }
+  PriorityWatch priority(std::chrono::milliseconds(n != kUnset ? n : 10));
   std::mutex accept_lock;  // libfcgi's accept is not thread-safe
   std::mutex app_lock;
   std::condition_variable app_free;
   bool app_busy = false;
+  constexpr int kThreads = 2;
+  std::mutex threads_lock;
+  std::condition_variable thread_ended;
+  int running = 0, ended = 0;
+  bool stopped = false;  // accept failed: the web server closed the socket
   auto serve = [&] {
     FCGX_Request request;
     FCGX_InitRequest(&request, 0, 0);
+    bool lowered = false;
     for (;;) {
       {
         std::lock_guard<std::mutex> hold(accept_lock);
-        if (FCGX_Accept_r(&request) < 0) return;
+        if (FCGX_Accept_r(&request) < 0) break;
       }
       auto get = [&request](const char* name) {
         const char* v = FCGX_GetParam(name, request.envp);
@@ -165,7 +193,9 @@ int main() {
       if (app_free.wait_for(lock, wait, [&] { return !app_busy; })) {
         app_busy = true;
         lock.unlock();
+        priority.begin();
         response = app.handle(env);
+        lowered = priority.end();
         lock.lock();
         app_busy = false;
         lock.unlock();
@@ -181,10 +211,33 @@ int main() {
       // it is a lot, so that each process keeps its working size (the
       // check reads malloc's counters: microseconds).
       if (mallinfo2().fordblks > kTrimAboveBytes) malloc_trim(0);
+      if (lowered) break;
     }
+    FCGX_Free(&request, 1);  // a connection the web server kept open goes with the thread
+    std::lock_guard<std::mutex> hold(threads_lock);
+    if (!lowered) stopped = true;
+    ++ended;
+    thread_ended.notify_one();
   };
-  std::thread second(serve);
-  serve();
-  second.join();
+  std::thread([&] {
+    int sig = 0;
+    while (sigwait(&stop_signals, &sig) != 0) {
+    }
+    std::unique_lock<std::mutex> lock(app_lock);
+    app_free.wait_for(lock, std::chrono::seconds(5), [&] { return !app_busy; });
+    std::_Exit(0);
+  }).detach();
+  // This thread only keeps kThreads serving: it replaces the ones that
+  // were lowered, and waits for all of them once accept fails.
+  std::unique_lock<std::mutex> threads(threads_lock);
+  for (;;) {
+    if (!stopped) {
+      for (; running < kThreads; ++running) std::thread(serve).detach();
+    }
+    thread_ended.wait(threads, [&] { return ended > 0; });
+    running -= ended;
+    ended = 0;
+    if (stopped && running == 0) break;
+  }
   return 0;
 }

@@ -8,6 +8,9 @@
 # the process still answers an ordinary search afterwards.
 #
 # Env: BLOGSEARCH_INDEX, BLOGSEARCH_CGI (binaries), SOURCE_DIR.
+# A search past BLOGSEARCH_CGI_LOWER_AFTER_MS of CPU is finished at nice
+# 19 by a thread that then ends and is replaced (request_priority.h).
+#
 # Exit: 0 pass, 77 skipped (reason printed), anything else fail.
 set -u
 
@@ -107,7 +110,68 @@ PY
 stop_server
 [ "$failures" = "$before" ] && ok "--wait 5000: the same load gets only 200s"
 
-# ---- 3. a bad setting is refused at start, naming it --------------------------
+# ---- 3. an expensive request finishes at the lowest priority -----------------
+# With --lower-after 1 every search here uses more than 1 ms of CPU: its
+# thread is lowered to nice 19, ends after its answer and a new one takes
+# its place; with --lower-after 0 the threads stay. Threads are read from
+# /proc/PID/task of the one blogsearch.cgi under this server.
+cgi_pid() {
+  local pid
+  for pid in $(pgrep -x "$(basename "$BLOGSEARCH_CGI" | cut -c1-15)"); do
+    local p=$pid
+    while [ "$p" -gt 1 ]; do
+      [ "$p" = "$server_pid" ] && { echo "$pid"; return; }
+      p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) || break
+    done
+  done
+}
+threads_of() { ls "/proc/$1/task" | sort | tr '\n' ' '; }
+gone() { [ ! -e "/proc/$1" ] || [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+# data/ is too small for a search to use 2 ms (the watcher's period): one
+# feed of 600 posts of 300 words drawn from 6,000 made-up ones.
+mkdir -p "$work/bulk/bulk"
+$py - "$work/bulk/bulk/2026-06-10T000000Z.xml" <<'PY'
+import random, sys
+rng = random.Random(7)
+vocab = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(4, 9))) for _ in range(6000)]
+items = "".join(
+    f"<item><title>Post {i}</title><link>https://bulk.example/p/{i}</link><guid>bulk-{i}</guid>"
+    f"<pubDate>Mon, 01 Jun 2026 10:00:00 +0000</pubDate>"
+    f"<description>{' '.join(rng.choice(vocab) for _ in range(300))}</description></item>"
+    for i in range(600))
+open(sys.argv[1], "w").write('<?xml version="1.0"?><rss version="2.0"><channel><title>Bulk</title>'
+                             f'<link>https://bulk.example/</link>{items}</channel></rss>')
+PY
+"$BLOGSEARCH_INDEX" add --db "$work/bulk-db" --archive "$work/bulk-archive" "$work/bulk" >"$work/bulk.log" 2>&1 ||
+  { cat "$work/bulk.log"; fail "indexing the bulk feed"; }
+searches() { local i; for i in $(seq 4); do curl -s -o /dev/null "$base_url?q=a*+OR+b*+OR+c*&limit=100&r=$1-$i"; done; }
+for lower in 1 0; do
+  start_server fastcgi "$work/bulk-db" "$work/lower$lower.log" --procs 1 --cache 0 --lower-after "$lower" || exit 1
+  curl -s -o /dev/null "$base_url?q=warm&r=warm"
+  pid=$(cgi_pid)
+  [ -n "$pid" ] || { fail "--lower-after $lower: no blogsearch.cgi process under the server"; stop_server; continue; }
+  before=$(threads_of "$pid")
+  searches "$lower"
+  after=$before
+  for _ in $(seq 20); do after=$(threads_of "$pid"); [ "$after" != "$before" ] && break; sleep 0.1; done
+  nices=$(cat /proc/"$pid"/task/*/stat | awk '{print $19}' | sort -u | tr '\n' ' ')
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$base_url?q=compile")
+  if [ "$lower" = 1 ]; then
+    [ "$after" != "$before" ] || fail "--lower-after 1: no thread was replaced after 8 searches (threads $before)"
+    [ "$(echo $after | wc -w)" = "$(echo $before | wc -w)" ] || fail "--lower-after 1: threads $before became $after"
+  else
+    [ "$after" = "$before" ] || fail "--lower-after 0: threads were replaced ($before -> $after)"
+  fi
+  [ "$nices" = "0 " ] || fail "--lower-after $lower: threads left at nice $nices after the searches"
+  [ "$status" = 200 ] || fail "--lower-after $lower: an ordinary search afterwards got $status"
+  stop_server
+  # The web server's SIGTERM stops the process, whichever thread gets it.
+  for _ in $(seq 50); do gone "$pid" && break; sleep 0.1; done
+  gone "$pid" || fail "--lower-after $lower: blogsearch.cgi $pid still runs after its server stopped"
+done
+ok "--lower-after: searches past it end their thread, which a new one replaces; 0 keeps the threads; the process stops with its server"
+
+# ---- 4. a bad setting is refused at start, naming it --------------------------
 # As FastCGI (a listening socket for stdin, as a web server gives it).
 msg=$($py - "$BLOGSEARCH_CGI" "$work/bad.sock" <<'PY'
 import os, socket, subprocess, sys
