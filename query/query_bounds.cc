@@ -22,8 +22,9 @@ bool word_byte(unsigned char c) {
 // (what the query costs is then at most the bound times the languages,
 // twice that over several shards).
 void wildcard_patterns(const Xapian::Query& q, std::vector<std::string>& out) {
-  // Over several shards the parses are FILTER(MAX(parts, ...), OR(parts)):
-  // the filter repeats the parts.
+  // Over several shards the parses' OP_MAX is filtered by the same parses
+  // (query_builder.cc): its wildcards count once, and a filter's right side
+  // holds no wildcard of its own.
   if (q.get_type() == Xapian::Query::OP_FILTER && q.get_num_subqueries() == 2 &&
       q.get_subquery(0).get_type() == Xapian::Query::OP_MAX) {
     wildcard_patterns(q.get_subquery(0), out);

@@ -641,7 +641,8 @@ struct QueryBuilder::Parser {
     // recalc_maxweight) once a page is full when one shard holds none of
     // an OP_MAX's terms. A weightless match-all among its parts keeps every
     // shard's OP_MAX alive; the filter by the parts keeps the matches and
-    // the weights exactly those of the parts alone.
+    // the weights exactly those of the parts alone (query_bounds.cc counts
+    // the wildcards of the OP_MAX only).
     Xapian::Query any(Xapian::Query::OP_OR, parts.begin(), parts.end());
     parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query::MatchAll, 0.0);
     return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end()),
