@@ -20,10 +20,13 @@ DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes, std::chrono::
 
 namespace {
 
-// "inode:mtime:ns:size;" of a glass version file, "" when there is none.
+// "inode:mtime:ns:size;" of a glass version file, "" when there is none;
+// of a sharded generation, shard 0's (committed last, see state()).
 std::string version_file_state(const std::string& dir) {
   struct stat st {};
-  if (::stat((dir + "/iamglass").c_str(), &st) != 0) return {};
+  if (::stat((dir + "/iamglass").c_str(), &st) != 0 &&
+      ::stat((dir + "/" + schema::kShardDirPrefix + "0/iamglass").c_str(), &st) != 0)
+    return {};
   return std::to_string(st.st_ino) + ":" + std::to_string(st.st_mtim.tv_sec) + ":" +
          std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_size) + ";";
 }
