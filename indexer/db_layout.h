@@ -10,7 +10,7 @@
 //                              one database for all shards
 //
 // A post lives in shard schema::shard_of(id, K); K is fixed when the
-// database is created (`--shards`, default one per core) and changed only
+// database is created (`--shards`, default 1) and changed only
 // by `rebuild --shards K`. Shard 0 also holds the database's metadata
 // (schema version, feeds, snapshots ingested), committed after every other
 // shard (writer.h).
@@ -54,8 +54,12 @@ struct Layout {
 // anything but one blogsearch generation.
 Layout read_layout(const std::string& path);
 
-// The number of shards a new database gets when none is asked for: one per
-// core (std::thread::hardware_concurrency(), at least 1).
+// The number of shards a new database gets when none is asked for: one.
+// Several are written in parallel, but over several shards a FastCGI
+// process keeps no facet table or sort keys (Xapian 1.4 shows a MatchSpy
+// and a KeyMaker each document's id in its shard), which made the page 5
+// to 7 times slower at 10,000 posts for 1.27 times the ingest rate on 2
+// cores (docs/benchmarks.md): --shards K asks for them.
 unsigned default_shard_count();
 
 // The largest number of shards accepted (--shards).

@@ -49,7 +49,7 @@ constexpr const char* kWaitHelp =
     "Wait up to SECONDS for another writer to finish (default: wait in config.toml, else exit 4 at once)";
 constexpr const char* kQuietHelp = "Print warnings and errors only (no progress, no summary)";
 constexpr const char* kShardsHelp =
-    "Shards of a database this creates, written in parallel (default: one per core; an existing database keeps "
+    "Shards of a database this creates, written in parallel (default: 1; an existing database keeps "
     "its own: rebuild --shards changes it)";
 
 // Xapian 1.4 can throw from a destructor when a commit fails half-way (its
@@ -581,7 +581,7 @@ int run(int argc, char** argv) {
   waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
   limits(rebuild, rebuild_args.limits);
   rebuild->add_option("--shards", rebuild_args.shards,
-                      "Shards of the rebuilt database (default: as many as it has now; one per core for a "
+                      "Shards of the rebuilt database (default: as many as it has now; one for a "
                       "database from before shards)")
       ->check(shard_range);
 

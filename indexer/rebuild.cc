@@ -65,7 +65,7 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
                         " was not created by blogsearch-index and cannot be switched atomically; "
                         "rebuild into a new --db instead");
   if (shards == 0) {
-    // As many shards as the live database has (one per core when it is of
+    // As many shards as the live database has (one when it is of
     // the layout from before shards, or damaged past reading its stub).
     try {
       const Layout l = read_layout(db_path);

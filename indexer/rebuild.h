@@ -3,7 +3,7 @@
 // The new index is built in a fresh generation (db_layout.h) while the live
 // one keeps serving searches and stays write-locked, then switched in
 // atomically; the old generation is removed. The new generation has
-// `shards` shards (0: as many as the live database, one per core for a
+// `shards` shards (0: as many as the live database, one for a
 // database of the layout from before shards), written side by side and
 // then compacted side by side (Xapian::Database::compact) before the
 // switch. Per-feed fetch state is carried over. A failure or a kill leaves the live database untouched (the partial

@@ -162,7 +162,16 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
   if (::stat(path.c_str(), &st) != 0)
     throw DatabaseUnavailable("no database at " + path + "; " + create_hint(path));
   try {
-    open();
+    // A commit while the shards are opened and their commit numbers read
+    // (shards.h) discards the revision being read: open them again.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        open();
+        break;
+      } catch (const Xapian::DatabaseModifiedError&) {
+        if (attempt >= kMaxRetries) throw;
+      }
+    }
   } catch (const ShardError& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.what());
   } catch (const Xapian::DatabaseCorruptError& e) {

@@ -197,9 +197,10 @@ def main():
               "published UNINDEXED, body);\n.mode csv\n.import --skip 1 %s posts\n" % os.path.join(gen, "posts.csv"))
     f_took, f_rss = timed_process(["sqlite3", fts], stdin=script, memory=True)
     f_size = os.path.getsize(fts)
-    live = open(os.path.join(db, "XAPIANDB")).read().split()[1]
+    # Every shard the stub lists, merged into one compacted database.
+    shards = [line.split()[1] for line in open(os.path.join(db, "XAPIANDB")) if line.startswith("auto ")]
     compacted = os.path.join(args.work, "compacted")
-    subprocess.run(["xapian-compact", "--quiet", "--multipass", os.path.join(db, live), compacted],
+    subprocess.run(["xapian-compact", "--quiet", "--multipass"] + [os.path.join(db, s) for s in shards] + [compacted],
                    check=True, stdout=subprocess.DEVNULL)
     c_size = du(compacted)
     fo_took, _ = timed_process(["sqlite3", fts], stdin="INSERT INTO posts(posts) VALUES('optimize');\n")
