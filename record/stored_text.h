@@ -8,7 +8,7 @@
 // Shorter or incompressible texts are stored as they are, except one that
 // starts with NUL (never seen from a feed, but possible in a JSON Feed),
 // which is stored as "\0P" + the text: the forms cannot be confused, and a
-// database written before schema version 6 (all plain) reads the same.
+// database written before compression (all plain) reads the same.
 //
 // encode_stored_text() throws only std::bad_alloc. decode_stored_text()
 // throws only std::bad_alloc: a damaged compressed value decodes to "".
