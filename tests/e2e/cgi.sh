@@ -238,7 +238,7 @@ rebuild_under_load() {
     sleep 0.5
   done
   touch "$stop"
-  wait "$load_pid" || fail "$mode: requests failed during rebuilds"
+  wait "$load_pid" || { fail "$mode: requests failed during rebuilds"; cat "$work/$mode.load"; }
   cat "$work/$mode.load"
   [ "$(ls -d "$db"/gen-* | wc -l)" = 1 ] || fail "$mode: old generations left behind"
 }
@@ -253,11 +253,14 @@ rebuild_under_load cgi
 stop_server
 
 # FastCGI without its answer cache first, so that every request of the
-# load searches while the rebuilds switch generations; then with it.
-start_server fastcgi "$db" "$work/serve-fcgi0.log" --cache 0 || exit 1
+# load searches while the rebuilds switch generations; then with it. A
+# request waits for its process as long as it takes (--wait 10000): under
+# the sanitizers opening the new generation can take more than the default
+# 200 ms, and the busy answer it would get instead is cgi_busy.sh's subject.
+start_server fastcgi "$db" "$work/serve-fcgi0.log" --cache 0 --wait 10000 || exit 1
 rebuild_under_load fastcgi-uncached
 stop_server
-start_server fastcgi "$db" "$work/serve-fcgi.log" || exit 1
+start_server fastcgi "$db" "$work/serve-fcgi.log" --wait 10000 || exit 1
 before=$failures
 check_http fastcgi
 [ "$failures" = "$before" ] && ok "lighttpd FastCGI: the same checks"
