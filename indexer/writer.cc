@@ -507,7 +507,7 @@ void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
   const bool sharded = layout.kind == Layout::Kind::kSharded || layout.kind == Layout::Kind::kGeneration;
   if (shards != 0 && sharded && shards != layout.shards.size())
     throw DatabaseError("database " + path + " has " + std::to_string(layout.shards.size()) +
-                        " shards, not " + std::to_string(shards) +
+                        (layout.shards.size() == 1 ? " shard" : " shards") + ", not " + std::to_string(shards) +
                         "; change that with: blogsearch-index rebuild --shards " + std::to_string(shards) +
                         " --db " + path);
   if (layout.kind == Layout::Kind::kNone || layout.kind == Layout::Kind::kPlain) layout.shards = {path};
