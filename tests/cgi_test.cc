@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <algorithm>
 #include <filesystem>
@@ -756,17 +757,69 @@ TEST(ResponseCacheBound, DropsOldestPastItsBytes) {
   Response r;
   r.headers = {{"Content-Type", "text/html"}};
   r.body.assign(3000, 'x');
-  EXPECT_EQ(cache.find("q=0", state), nullptr);
-  for (int i = 0; i < 100; ++i) cache.put("q=" + std::to_string(i), r);
+  EXPECT_FALSE(cache.find("q=0", state));
+  for (int i = 0; i < 100; ++i) cache.put("q=" + std::to_string(i), r, state);
   EXPECT_LE(cache.bytes(), std::size_t{64} << 10);
   EXPECT_GT(cache.size(), 10u);
   EXPECT_LT(cache.size(), 22u);  // 64 KiB of 3 KB answers, not 100 of them
-  EXPECT_NE(cache.find("q=99", state), nullptr);  // the newest are kept
-  EXPECT_EQ(cache.find("q=0", state), nullptr);
+  EXPECT_TRUE(cache.find("q=99", state));  // the newest are kept
+  EXPECT_FALSE(cache.find("q=0", state));
   Response big = r;
   big.body.assign(5000, 'y');  // over a sixteenth: not kept
-  cache.put("q=big", big);
-  EXPECT_EQ(cache.find("q=big", state), nullptr);
+  cache.put("q=big", big, state);
+  EXPECT_FALSE(cache.find("q=big", state));
+}
+
+// Searchers share one cache: an answer made from a revision that another
+// request has since seen replaced is not kept for the new one.
+TEST(ResponseCacheShared, KeepsNoAnswerOfAnOlderState) {
+  DiskState old_state, new_state;
+  old_state.valid = new_state.valid = true;
+  old_state.version_inode = 7;
+  new_state.version_inode = 8;
+  ResponseCache cache(16, 60);
+  Response r;
+  r.body = "old";
+  EXPECT_FALSE(cache.find("q=a", old_state));  // request A: a miss, searches revision 7
+  EXPECT_FALSE(cache.find("q=b", new_state));  // request B sees revision 8: the cache is emptied
+  cache.put("q=a", r, old_state);              // A's answer comes back late
+  EXPECT_FALSE(cache.find("q=a", new_state));
+  r.body = "new";
+  cache.put("q=a", r, new_state);
+  auto hit = cache.find("q=a", new_state);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->body, "new");
+}
+
+// Many threads looking up and adding at once keep the cache within its
+// bounds and consistent (run under the thread sanitizer by tools/test
+// --sanitize).
+TEST(ResponseCacheShared, ManyThreadsAtOnce) {
+  DiskState state;
+  state.valid = true;
+  state.version_inode = 1;
+  ResponseCache cache(50, 60, 1 << 20);
+  cache.find("q=first", state);  // takes the state
+  std::vector<std::thread> threads;
+  std::atomic<int> hits{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      Response r;
+      r.body.assign(100 + t, 'x');
+      for (int i = 0; i < 2000; ++i) {
+        const std::string key = "q=" + std::to_string(i % 40);  // fewer than it keeps: hits
+        if (auto hit = cache.find(key, state)) {
+          EXPECT_GE(hit->body.size(), 100u);
+          ++hits;
+        } else {
+          cache.put(key, r, state);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_LE(cache.size(), 50u);
+  EXPECT_GT(hits.load(), 0);
 }
 
 // A stub over two local shards: the watcher stats each shard's version
