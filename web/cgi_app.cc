@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "query/format.h"
+#include "query/revision_tables.h"
 #include "web/format_web.h"
 #include "web/output_caps.h"
 
@@ -114,7 +115,7 @@ Response busy_response(const CgiEnvironment& env) {
 
 CgiApp::CgiApp(CgiAppOptions options)
     : options_(std::move(options)),
-      database_(options_.searcher_cache_bytes),
+      database_(options_.searcher_cache_bytes, kStubRecheck, options_.shared_tables),
       cache_(options_.shared_cache ? options_.shared_cache
                                    : std::make_shared<ResponseCache>(options_.cache_entries, options_.cache_seconds,
                                                                      options_.cache_bytes)) {}

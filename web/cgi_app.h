@@ -82,6 +82,9 @@ struct CgiAppOptions {
   // When set, the answers are kept there (with the other CgiApps of the
   // process) instead of in a cache of this app's own.
   std::shared_ptr<ResponseCache> shared_cache;
+  // When set, the Searchers' per-post tables of a revision are shared
+  // there with the other CgiApps of the process (query/revision_tables.h).
+  std::shared_ptr<RevisionTables> shared_tables;
   // Posts' records, texts and facet terms kept by the searcher between
   // requests (searcher.h: SearcherOptions), in bytes; 0 for one CGI request.
   std::size_t searcher_cache_bytes = 0;

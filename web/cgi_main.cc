@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "common/stdout_check.h"
+#include "query/revision_tables.h"
 #include "web/cgi_app.h"
 #include "web/request_priority.h"
 #include "web/searcher_slots.h"
@@ -148,8 +149,9 @@ int main() {
   // Several searchers answer at once, each a CgiApp of its own (a Searcher's
   // Xapian handles serve one thread at a time), so that an ordinary search
   // never waits for an expensive one: it waits only when every searcher of
-  // its process is answering. They share the answer cache; the records and
-  // texts budget is divided between them, so the process keeps its bounds.
+  // its process is answering. They share the answer cache and the per-post
+  // tables of a revision; the records and texts budget is divided between
+  // them, so the process keeps its bounds.
   if (!number_from_environment("BLOGSEARCH_CGI_SEARCHERS", kMaxSearchers, &n) || n == 0) {
     std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_SEARCHERS must be a number of searchers (1 to "
               << kMaxSearchers << ")\n";
@@ -158,6 +160,7 @@ int main() {
   const std::size_t searchers = n != kUnset ? n : kDefaultSearchers;
   options.searcher_cache_bytes /= searchers;
   options.shared_cache = std::make_shared<ResponseCache>(options.cache_entries, options.cache_seconds, options.cache_bytes);
+  options.shared_tables = std::make_shared<blogsearch::RevisionTables>();
   std::vector<std::unique_ptr<CgiApp>> apps;
   for (std::size_t i = 0; i < searchers; ++i) apps.push_back(std::make_unique<CgiApp>(options));
   SearcherSlots slots(searchers);
