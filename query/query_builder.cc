@@ -13,6 +13,12 @@ namespace blogsearch {
 
 namespace {
 
+// Every document. Not Xapian::Query::MatchAll: copies of that one static
+// object share a reference count that is not atomic, and the searchers of a
+// FastCGI process build queries on several threads at once (Xapian's
+// query.h says to make a new one instead).
+Xapian::Query match_all() { return Xapian::Query(std::string()); }
+
 // Columns are shown to people, so they count characters, not bytes.
 std::size_t chars_in(const std::string& s, std::size_t from, std::size_t bytes) {
   std::size_t n = 0;
@@ -101,7 +107,7 @@ Xapian::Query published_between(std::optional<UnixTime> from, std::optional<Unix
              Xapian::sortable_serialise(static_cast<double>(*to)));
   if (from) return Q(Q::OP_VALUE_GE, slot, Xapian::sortable_serialise(static_cast<double>(*from)));
   if (to) return Q(Q::OP_VALUE_LE, slot, Xapian::sortable_serialise(static_cast<double>(*to)));
-  return Q::MatchAll;
+  return match_all();
 }
 
 // date:A..B, date:A.., date:..B; the edges are inclusive to the end of the
@@ -644,7 +650,7 @@ struct QueryBuilder::Parser {
     // the weights exactly those of the parts alone (query_bounds.cc counts
     // the wildcards of the OP_MAX only).
     Xapian::Query any(Xapian::Query::OP_OR, parts.begin(), parts.end());
-    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query::MatchAll, 0.0);
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, match_all(), 0.0);
     return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(Xapian::Query::OP_MAX, parts.begin(), parts.end()),
                          any);
   }
@@ -700,7 +706,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   if (f.since && f.until && *f.since > *f.until)
     throw QueryError("--since is later than --until: no post can match");
 
-  BuiltQuery built{Xapian::Query::MatchAll, ""};
+  BuiltQuery built{match_all(), ""};
   if (has_text) {
     if (!parser_) parser_ = std::make_unique<Parser>(db_);
     Parser& qp = *parser_;
@@ -756,7 +762,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
         throw locate_syntax_error(options.text, e.get_msg());
       }
       qp.set_default_op(Xapian::Query::OP_AND);
-      built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, any);
+      built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, match_all(), any);
     }
     built.unboosted = built.query;
     if (const Xapian::Query exact = exact_accented_words(words_text); !exact.empty())

@@ -14,6 +14,7 @@
 #include "query/filter_check.h"
 #include "query/link_key.h"
 #include "query/snippet.h"
+#include "query/revision_tables.h"
 #include "query/sort_keys.h"
 
 namespace blogsearch {
@@ -141,21 +142,42 @@ const char* sort_order_name(SortOrder order) {
 // xapian-tcpsrv runs no KeyMaker of ours anyway. Nor sort keys over several
 // shards: Xapian 1.4 gives a KeyMaker the document's id in its shard, not
 // the combined one the keys are indexed by.
+// The two per-post tables are immutable once made: with
+// SearcherOptions::tables the searchers of a process share them.
 struct Searcher::Kept {
-  Kept(const Xapian::Database& db, std::size_t bytes, bool remote, bool sharded) : docs(bytes), builder(db) {
-    if (!remote && !sharded) keys.emplace(db);
+  Kept(const Xapian::Database& db, std::size_t bytes, bool remote, bool sharded, RevisionTables* shared)
+      : docs(bytes), builder(db), tables(shared), revision(shared && !remote && !sharded ? revision_key(db) : "") {
+    if (remote || sharded) return;
+    auto make = [&db] { return std::make_shared<const PublishedKeys>(db); };
+    keys = tables ? tables->keys(revision, make) : make();
   }
   DocCache docs;
-  std::optional<PublishedKeys> keys;
+  std::shared_ptr<const PublishedKeys> keys;
   QueryBuilder builder;
-  std::unique_ptr<FacetTable> facets;  // made at the first search with facets
+  RevisionTables* tables;
+  std::string revision;  // revision_key of db, "" when not shared
+  std::shared_ptr<const FacetTable> facets;  // made (or shared) at the first search with facets
 };
 
 Searcher::Kept* Searcher::kept() {
   if (options_.cache_bytes == 0) return nullptr;
-  if (!kept_) kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote, shards_.shards.size() > 1);
+  if (!kept_)
+    kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote, shards_.shards.size() > 1,
+                                   options_.tables.get());
   return kept_.get();
 }
+
+namespace {
+
+// A KeyMaker for Enquire, which takes a non-const pointer but only calls
+// the const operator(); the keys are not release()d, so Xapian keeps no
+// count of them (its opt_intrusive_ptr counts only released objects) and
+// searchers on several threads may sort by the same keys.
+Xapian::KeyMaker* sorter(const std::shared_ptr<const PublishedKeys>& keys) {
+  return const_cast<PublishedKeys*>(keys.get());
+}
+
+}  // namespace
 
 Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(path), options_(options) {
   struct stat st {};
@@ -321,7 +343,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::Query query = built.query;
   // Ties (every match of a pure filter weighs 0) go newest first.
   auto relevance_then_newest = [&] {
-    if (kept && kept->keys) enquire.set_sort_by_relevance_then_key(&*kept->keys, true);
+    if (kept && kept->keys) enquire.set_sort_by_relevance_then_key(sorter(kept->keys), true);
     else enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
   };
   switch (request.sort) {
@@ -329,7 +351,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       relevance_then_newest();
       break;
     case SortOrder::kDate:
-      if (kept && kept->keys) enquire.set_sort_by_key_then_relevance(&*kept->keys, !request.reverse);
+      if (kept && kept->keys) enquire.set_sort_by_key_then_relevance(sorter(kept->keys), !request.reverse);
       else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
       break;
     case SortOrder::kRecent: {
@@ -461,8 +483,10 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
   }
   FacetSpy& counted = sample ? sample_spy : spy;
-  if (kept && !count_values && !prefixes.empty() && !kept->facets)
-    kept->facets = std::make_unique<FacetTable>(db_, shards_.shards);
+  if (kept && !count_values && !prefixes.empty() && !kept->facets) {
+    auto make = [this] { return std::make_shared<const FacetTable>(db_, shards_.shards); };
+    kept->facets = kept->tables ? kept->tables->facets(kept->revision, make) : make();
+  }
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   if (count_values) counted.count_values(sample ? sample_values : values);
   else counted.count(db_, table);

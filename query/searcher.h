@@ -39,6 +39,7 @@
 
 namespace blogsearch {
 
+class RevisionTables;  // revision_tables.h
 
 class DatabaseUnavailable : public std::runtime_error {
  public:
@@ -99,6 +100,9 @@ struct SearcherOptions {
   // to sort by (sort_keys.h), and a set-up QueryBuilder. 0, for one search
   // per process: read what each search needs.
   std::size_t cache_bytes = 0;
+  // Where searchers of one process share the per-post tables of a revision
+  // (revision_tables.h); null: this searcher makes its own.
+  std::shared_ptr<RevisionTables> tables;
   // Time limits for shards served by xapian-tcpsrv (shards.h).
   ShardOptions shards;
 };

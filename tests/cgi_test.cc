@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <algorithm>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
+#include "query/revision_tables.h"
 #include "web/cgi_app.h"
 #include "web/cgi_request.h"
 #include "web/database_watcher.h"
@@ -756,17 +758,69 @@ TEST(ResponseCacheBound, DropsOldestPastItsBytes) {
   Response r;
   r.headers = {{"Content-Type", "text/html"}};
   r.body.assign(3000, 'x');
-  EXPECT_EQ(cache.find("q=0", state), nullptr);
-  for (int i = 0; i < 100; ++i) cache.put("q=" + std::to_string(i), r);
+  EXPECT_FALSE(cache.find("q=0", state));
+  for (int i = 0; i < 100; ++i) cache.put("q=" + std::to_string(i), r, state);
   EXPECT_LE(cache.bytes(), std::size_t{64} << 10);
   EXPECT_GT(cache.size(), 10u);
   EXPECT_LT(cache.size(), 22u);  // 64 KiB of 3 KB answers, not 100 of them
-  EXPECT_NE(cache.find("q=99", state), nullptr);  // the newest are kept
-  EXPECT_EQ(cache.find("q=0", state), nullptr);
+  EXPECT_TRUE(cache.find("q=99", state));  // the newest are kept
+  EXPECT_FALSE(cache.find("q=0", state));
   Response big = r;
   big.body.assign(5000, 'y');  // over a sixteenth: not kept
-  cache.put("q=big", big);
-  EXPECT_EQ(cache.find("q=big", state), nullptr);
+  cache.put("q=big", big, state);
+  EXPECT_FALSE(cache.find("q=big", state));
+}
+
+// Searchers share one cache: an answer made from a revision that another
+// request has since seen replaced is not kept for the new one.
+TEST(ResponseCacheShared, KeepsNoAnswerOfAnOlderState) {
+  DiskState old_state, new_state;
+  old_state.valid = new_state.valid = true;
+  old_state.version_inode = 7;
+  new_state.version_inode = 8;
+  ResponseCache cache(16, 60);
+  Response r;
+  r.body = "old";
+  EXPECT_FALSE(cache.find("q=a", old_state));  // request A: a miss, searches revision 7
+  EXPECT_FALSE(cache.find("q=b", new_state));  // request B sees revision 8: the cache is emptied
+  cache.put("q=a", r, old_state);              // A's answer comes back late
+  EXPECT_FALSE(cache.find("q=a", new_state));
+  r.body = "new";
+  cache.put("q=a", r, new_state);
+  auto hit = cache.find("q=a", new_state);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->body, "new");
+}
+
+// Many threads looking up and adding at once keep the cache within its
+// bounds and consistent (run under the thread sanitizer by tools/test
+// --sanitize).
+TEST(ResponseCacheShared, ManyThreadsAtOnce) {
+  DiskState state;
+  state.valid = true;
+  state.version_inode = 1;
+  ResponseCache cache(50, 60, 1 << 20);
+  cache.find("q=first", state);  // takes the state
+  std::vector<std::thread> threads;
+  std::atomic<int> hits{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      Response r;
+      r.body.assign(100 + t, 'x');
+      for (int i = 0; i < 2000; ++i) {
+        const std::string key = "q=" + std::to_string(i % 40);  // fewer than it keeps: hits
+        if (auto hit = cache.find(key, state)) {
+          EXPECT_GE(hit->body.size(), 100u);
+          ++hits;
+        } else {
+          cache.put(key, r, state);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_LE(cache.size(), 50u);
+  EXPECT_GT(hits.load(), 0);
 }
 
 // A stub over two local shards: the watcher stats each shard's version
@@ -852,6 +906,84 @@ TEST_F(CgiAppTest, JsonIsTheCliModel) {
   want.erase("elapsed_ms");
   EXPECT_EQ(got, want);
   EXPECT_EQ(got["results"].size(), 3u);
+}
+
+// The CgiApps of a FastCGI process (one per searcher) share the answer
+// cache and the per-post tables of a revision: made once per revision, not
+// once per searcher, and the answers are those of an app on its own.
+TEST_F(CgiAppTest, SearchersShareOneRevisionsTables) {
+  ingest({data("pytorch")});
+  CgiAppOptions o = quiet();
+  o.searcher_cache_bytes = 1 << 20;
+  o.shared_tables = std::make_shared<RevisionTables>();
+  CgiApp a(o), b(o);
+  CgiAppOptions alone_options = quiet();
+  alone_options.searcher_cache_bytes = 1 << 20;
+  CgiApp alone(alone_options);
+  auto answer = [&](CgiApp& app, const std::string& qs) {
+    Response r = app.handle(env(qs));
+    EXPECT_EQ(r.status, 200) << qs << ": " << r.body;
+    auto j = nlohmann::json::parse(r.body);
+    j.erase("elapsed_ms");
+    return j;
+  };
+  for (const std::string qs : {"q=compile&format=json", "q=torch&sort=date&format=json", "format=json"}) {
+    const auto want = answer(alone, qs);
+    EXPECT_EQ(answer(a, qs), want) << qs;
+    EXPECT_EQ(answer(b, qs), want) << qs;
+  }
+  EXPECT_EQ(o.shared_tables->made(), 2);  // the sort keys and the facet table, once for both
+  ingest({data("kernel-digest")});        // a commit: a new revision
+  const auto want = answer(alone, "q=kernel&format=json");
+  EXPECT_EQ(answer(a, "q=kernel&format=json"), want);
+  EXPECT_EQ(answer(b, "q=kernel&format=json"), want);
+  EXPECT_EQ(o.shared_tables->made(), 4);
+}
+
+// Four searchers answering at once over one shared cache and one set of
+// tables give each request the answer one app alone gives (meant for the
+// thread sanitizer too: nothing Xapian keeps is shared between them).
+TEST_F(CgiAppTest, SearchersAnswerAtOnce) {
+  ingest({data("")});
+  const std::vector<std::string> queries = {"q=compile&format=json", "q=torch+OR+kernel&sort=date&format=json",
+                                            "format=json", "q=-torch&format=json", "q=comp*&format=json&page=2"};
+  std::map<std::string, nlohmann::json> want;
+  {
+    CgiApp alone(quiet());
+    for (const auto& qs : queries) {
+      Response r = alone.handle(env(qs));
+      ASSERT_EQ(r.status, 200) << qs;
+      want[qs] = nlohmann::json::parse(r.body);
+      want[qs].erase("elapsed_ms");
+    }
+  }
+  CgiAppOptions o = quiet();
+  o.searcher_cache_bytes = 1 << 20;
+  o.cache_entries = 3;  // fewer than the queries: answers come and go
+  o.shared_cache = std::make_shared<ResponseCache>(o.cache_entries, 60);
+  o.shared_tables = std::make_shared<RevisionTables>();
+  std::vector<std::unique_ptr<CgiApp>> apps;
+  for (int i = 0; i < 4; ++i) apps.push_back(std::make_unique<CgiApp>(o));
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        const std::string& qs = queries[(i + t) % queries.size()];
+        Response r = apps[t]->handle(env(qs));
+        if (r.status != 200) {
+          ++wrong;
+          continue;
+        }
+        auto j = nlohmann::json::parse(r.body);
+        j.erase("elapsed_ms");
+        if (j != want[qs]) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(o.shared_tables->made(), 2);
 }
 
 // Issue 16, point 10: a post from before 1970 gets a month bar, and the

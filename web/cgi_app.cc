@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "query/format.h"
+#include "query/revision_tables.h"
 #include "web/format_web.h"
 #include "web/output_caps.h"
 
@@ -114,8 +115,10 @@ Response busy_response(const CgiEnvironment& env) {
 
 CgiApp::CgiApp(CgiAppOptions options)
     : options_(std::move(options)),
-      database_(options_.searcher_cache_bytes),
-      cache_(options_.cache_entries, options_.cache_seconds, options_.cache_bytes) {}
+      database_(options_.searcher_cache_bytes, kStubRecheck, options_.shared_tables),
+      cache_(options_.shared_cache ? options_.shared_cache
+                                   : std::make_shared<ResponseCache>(options_.cache_entries, options_.cache_seconds,
+                                                                     options_.cache_bytes)) {}
 CgiApp::~CgiApp() = default;
 
 void CgiApp::log(const std::string& message) const {
@@ -155,14 +158,16 @@ Response CgiApp::handle(const CgiEnvironment& env) {
 
   // Answers depend on the request, the host its links are made for, and
   // the database; the key holds the first two, the cache its DiskState.
-  const bool cacheable = cache_.enabled() && env.query_string.size() <= 4096;
+  const bool cacheable = cache_->enabled() && env.query_string.size() <= 4096;
   std::string key;
+  DiskState state;
   if (cacheable) {
     key = context.self_url + "?" + env.query_string;
-    if (const Response* hit = cache_.find(key, database_.state(env.database))) return *hit;
+    state = database_.state(env.database);
+    if (std::optional<Response> hit = cache_->find(key, state)) return std::move(*hit);
   }
   Response response = search_response(env, context);
-  if (cacheable && response.status == 200) cache_.put(key, response);
+  if (cacheable && response.status == 200) cache_->put(key, response, state);
   return response;
 }
 

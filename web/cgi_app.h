@@ -24,11 +24,16 @@
 //
 // With `cache_entries` > 0 (FastCGI) successful answers are kept
 // (ResponseCache) until the database changes on disk or `cache_seconds`
-// pass.
+// pass; CgiApps given the same `shared_cache` keep them together.
+//
+// A CgiApp answers one request at a time (its Searcher's Xapian handles are
+// not thread-safe); a FastCGI process runs several, one per thread that
+// answers (searcher_slots.h).
 // handle() never throws (except std::bad_alloc).
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -74,6 +79,12 @@ struct CgiAppOptions {
   std::size_t cache_entries = 0;
   std::size_t cache_bytes = ResponseCache::kDefaultBytes;  // all the kept answers together
   int cache_seconds = 60;
+  // When set, the answers are kept there (with the other CgiApps of the
+  // process) instead of in a cache of this app's own.
+  std::shared_ptr<ResponseCache> shared_cache;
+  // When set, the Searchers' per-post tables of a revision are shared
+  // there with the other CgiApps of the process (query/revision_tables.h).
+  std::shared_ptr<RevisionTables> shared_tables;
   // Posts' records, texts and facet terms kept by the searcher between
   // requests (searcher.h: SearcherOptions), in bytes; 0 for one CGI request.
   std::size_t searcher_cache_bytes = 0;
@@ -105,7 +116,7 @@ class CgiApp {
 
   CgiAppOptions options_;
   DatabaseWatcher database_;
-  ResponseCache cache_;
+  std::shared_ptr<ResponseCache> cache_;
 };
 
 }  // namespace blogsearch::web

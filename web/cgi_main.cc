@@ -16,13 +16,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "common/stdout_check.h"
+#include "query/revision_tables.h"
 #include "web/cgi_app.h"
 #include "web/request_priority.h"
+#include "web/searcher_slots.h"
 
 namespace {
 
@@ -33,6 +37,8 @@ using blogsearch::web::Method;
 using blogsearch::web::parse_method;
 using blogsearch::web::PriorityWatch;
 using blogsearch::web::Response;
+using blogsearch::web::ResponseCache;
+using blogsearch::web::SearcherSlots;
 using blogsearch::web::serialize;
 using blogsearch::web::serialize_headers;
 
@@ -57,6 +63,11 @@ std::string getenv_or_empty(const char* name) {
 }
 
 constexpr unsigned long kUnset = static_cast<unsigned long>(-1);
+
+// Searchers of a FastCGI process (BLOGSEARCH_CGI_SEARCHERS): requests it
+// answers at once.
+constexpr unsigned long kDefaultSearchers = 4;
+constexpr unsigned long kMaxSearchers = 64;
 
 // Free heap bytes past which a FastCGI process returns memory after a request.
 constexpr std::size_t kTrimAboveBytes = std::size_t{16} << 20;
@@ -135,17 +146,34 @@ int main() {
     return 2;
   }
   if (n != kUnset) options.searcher_cache_bytes = std::size_t{n} << 20;
-  CgiApp app(options);
+  // Several searchers answer at once, each a CgiApp of its own (a Searcher's
+  // Xapian handles serve one thread at a time), so that an ordinary search
+  // never waits for an expensive one: it waits only when every searcher of
+  // its process is answering. They share the answer cache and the per-post
+  // tables of a revision; the records and texts budget is divided between
+  // them, so the process keeps its bounds.
+  if (!number_from_environment("BLOGSEARCH_CGI_SEARCHERS", kMaxSearchers, &n) || n == 0) {
+    std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_SEARCHERS must be a number of searchers (1 to "
+              << kMaxSearchers << ")\n";
+    return 2;
+  }
+  const std::size_t searchers = n != kUnset ? n : kDefaultSearchers;
+  options.searcher_cache_bytes /= searchers;
+  options.shared_cache = std::make_shared<ResponseCache>(options.cache_entries, options.cache_seconds, options.cache_bytes);
+  options.shared_tables = std::make_shared<blogsearch::RevisionTables>();
+  std::vector<std::unique_ptr<CgiApp>> apps;
+  for (std::size_t i = 0; i < searchers; ++i) apps.push_back(std::make_unique<CgiApp>(options));
+  SearcherSlots slots(searchers);
   if (FCGX_Init() != 0) {
     std::cerr << "blogsearch.cgi: cannot initialise FastCGI\n";
     return 1;
   }
-  // Two threads take requests; one at a time uses the app. A request
-  // that arrives while the app is busy waits for it at most
-  // BLOGSEARCH_CGI_WAIT_MS (default 200: twice what the worst request
-  // costs), then is answered 503 with Retry-After instead of queueing
-  // behind a process that is stuck: the web server's other processes, or
-  // the client a second later, get it.
+  // One thread more than searchers takes requests. A request that finds
+  // every searcher busy waits for one at most BLOGSEARCH_CGI_WAIT_MS
+  // (default 200: twice what the worst request costs), then is
+  // answered 503 with Retry-After instead of queueing behind a process that
+  // is stuck: the web server's other processes, or the client a second
+  // later, get it.
   if (!number_from_environment("BLOGSEARCH_CGI_WAIT_MS", 60000, &n)) {
     std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_WAIT_MS must be a number of milliseconds (0 to 60000)\n";
     return 2;
@@ -153,7 +181,7 @@ int main() {
   const std::chrono::milliseconds wait(n != kUnset ? n : 200);
   // SIGTERM (what a web server sends its FastCGI processes when it stops),
   // SIGINT, SIGHUP and SIGUSR1 are taken by one thread of their own: it
-  // lets the request in hand finish (5 s at most) and exits. Left to
+  // lets the requests in hand finish (5 s at most) and exits. Left to
   // libfcgi's handler they would only stop a thread that is in accept, and
   // a process whose signal hit another thread would stay behind its server.
   sigset_t stop_signals;
@@ -171,10 +199,7 @@ int main() {
   }
   PriorityWatch priority(std::chrono::milliseconds(n != kUnset ? n : 10));
   std::mutex accept_lock;  // libfcgi's accept is not thread-safe
-  std::mutex app_lock;
-  std::condition_variable app_free;
-  bool app_busy = false;
-  constexpr int kThreads = 2;
+  const int kThreads = static_cast<int>(searchers) + 1;
   std::mutex threads_lock;
   std::condition_variable thread_ended;
   int running = 0, ended = 0;
@@ -194,19 +219,12 @@ int main() {
       };
       CgiEnvironment env = read_environment(get, database);
       Response response;
-      std::unique_lock<std::mutex> lock(app_lock);
-      if (app_free.wait_for(lock, wait, [&] { return !app_busy; })) {
-        app_busy = true;
-        lock.unlock();
+      if (std::optional<std::size_t> slot = slots.acquire(wait)) {
         priority.begin();
-        response = app.handle(env);
+        response = apps[*slot]->handle(env);
         lowered = priority.end();
-        lock.lock();
-        app_busy = false;
-        lock.unlock();
-        app_free.notify_one();
+        slots.release(*slot);
       } else {
-        lock.unlock();
         response = busy_response(env);
       }
       write_response(request, env, response, get("CONTENT_LENGTH"));
@@ -228,8 +246,7 @@ int main() {
     int sig = 0;
     while (sigwait(&stop_signals, &sig) != 0) {
     }
-    std::unique_lock<std::mutex> lock(app_lock);
-    app_free.wait_for(lock, std::chrono::seconds(5), [&] { return !app_busy; });
+    slots.wait_idle(std::chrono::seconds(5));  // the searches in hand finish
     std::_Exit(0);
   }).detach();
   // This thread only keeps kThreads serving: it replaces the ones that

@@ -15,8 +15,9 @@ bool DiskState::operator==(const DiskState& o) const {
          version_size == o.version_size;
 }
 
-DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes, std::chrono::milliseconds stub_recheck)
-    : searcher_cache_bytes_(searcher_cache_bytes), stub_recheck_(stub_recheck) {}
+DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes, std::chrono::milliseconds stub_recheck,
+                                 std::shared_ptr<RevisionTables> tables)
+    : searcher_cache_bytes_(searcher_cache_bytes), stub_recheck_(stub_recheck), tables_(std::move(tables)) {}
 
 namespace {
 
@@ -116,6 +117,7 @@ Searcher& DatabaseWatcher::searcher(const std::string& path) {
   if (!searcher_) {
     SearcherOptions options;
     options.cache_bytes = searcher_cache_bytes_;
+    options.tables = tables_;
     searcher_ = std::make_unique<Searcher>(path, options);
     ++opens_;
     searcher_path_ = path;

@@ -52,9 +52,11 @@ inline constexpr std::chrono::milliseconds kStubRecheck{5000};
 
 class DatabaseWatcher {
  public:
-  // `searcher_cache_bytes`: SearcherOptions::cache_bytes of the Searchers.
+  // `searcher_cache_bytes`: SearcherOptions::cache_bytes of the Searchers;
+  // `tables`: their SearcherOptions::tables (shared with other watchers).
   explicit DatabaseWatcher(std::size_t searcher_cache_bytes = 0,
-                           std::chrono::milliseconds stub_recheck = kStubRecheck);
+                           std::chrono::milliseconds stub_recheck = kStubRecheck,
+                           std::shared_ptr<RevisionTables> tables = nullptr);
   ~DatabaseWatcher();
   DatabaseWatcher(const DatabaseWatcher&) = delete;
   DatabaseWatcher& operator=(const DatabaseWatcher&) = delete;
@@ -79,6 +81,7 @@ class DatabaseWatcher {
 
   std::size_t searcher_cache_bytes_;
   std::chrono::milliseconds stub_recheck_;
+  std::shared_ptr<RevisionTables> tables_;
   long opens_ = 0;
   // For shards that cannot be stat'ed: the period the state is in.
   long epoch_ = 0;

@@ -144,7 +144,9 @@ std::size_t write_marked(PageOut& out, std::string_view text, const PostPage& p)
   // The marks are looked for in what can be shown at most (escaping only
   // makes text longer), so the cost stays bounded too.
   const std::string_view shown = utf8::truncate(text, kTextBudget);
-  static const Xapian::Stem stem(schema::kStemLanguage);
+  // A stemmer of its own: a Xapian::Stem is not thread-safe, and the
+  // searchers of a FastCGI process write pages at once.
+  const Xapian::Stem stem(schema::kStemLanguage);
   std::size_t done = 0;
   for (const SnippetPart& part : make_snippet(shown, p.marks, shown.size(), stem)) {
     const std::size_t wrote = write_bounded(out, part.text, part.match ? "mark" : nullptr, kTextBudget);

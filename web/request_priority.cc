@@ -38,44 +38,59 @@ PriorityWatch::~PriorityWatch() {
 
 void PriorityWatch::begin() {
   if (limit_ns_ <= 0) return;
-  clockid_t clock{};
-  long long start = 0;
-  if (pthread_getcpuclockid(pthread_self(), &clock) != 0 || !cpu_ns(clock, &start)) return;
+  Request r;
+  if (pthread_getcpuclockid(pthread_self(), &r.clock) != 0 || !cpu_ns(r.clock, &r.start_ns)) return;
+  r.tid = gettid();
   {
     std::lock_guard<std::mutex> hold(lock_);
-    tid_ = gettid();
-    clock_ = clock;
-    start_ns_ = start;
-    active_ = true;
-    lowered_ = false;
+    requests_.push_back(r);
   }
   changed_.notify_all();
 }
 
 bool PriorityWatch::end() {
+  const pid_t tid = gettid();
   std::lock_guard<std::mutex> hold(lock_);
-  const bool lowered = active_ && lowered_;
-  active_ = false;
-  return lowered;
+  for (auto it = requests_.begin(); it != requests_.end(); ++it) {
+    if (it->tid != tid) continue;
+    const bool lowered = it->lowered;
+    requests_.erase(it);
+    return lowered;
+  }
+  return false;  // begin() could not read the thread's clock: never watched
 }
 
-// The thread and its CPU clock stay valid while active_: the request's
-// thread clears it (under the lock) before it can end.
+std::size_t PriorityWatch::active() const {
+  std::lock_guard<std::mutex> hold(lock_);
+  return requests_.size();
+}
+
+std::size_t PriorityWatch::lowered() const {
+  std::lock_guard<std::mutex> hold(lock_);
+  std::size_t n = 0;
+  for (const Request& r : requests_) n += r.lowered;
+  return n;
+}
+
+// A thread and its CPU clock stay valid while it is in requests_: the
+// request's thread removes itself (under the lock) before it can end.
 void PriorityWatch::watch() {
   std::unique_lock<std::mutex> lock(lock_);
   while (!stopping_) {
-    if (!active_ || lowered_) {
-      changed_.wait(lock);
-      continue;
+    bool watching = false;
+    for (Request& r : requests_) {
+      if (r.lowered) continue;
+      long long now = 0;
+      if (cpu_ns(r.clock, &now) && now - r.start_ns >= limit_ns_) {
+        // Lowered even when setpriority fails: the thread is replaced anyway.
+        setpriority(PRIO_PROCESS, static_cast<id_t>(r.tid), kLowest);
+        r.lowered = true;
+        continue;
+      }
+      watching = true;
     }
-    long long now = 0;
-    if (cpu_ns(clock_, &now) && now - start_ns_ >= limit_ns_) {
-      // Lowered even when setpriority fails: the thread is replaced anyway.
-      setpriority(PRIO_PROCESS, static_cast<id_t>(tid_), kLowest);
-      lowered_ = true;
-      continue;
-    }
-    changed_.wait_for(lock, kPoll);
+    if (watching) changed_.wait_for(lock, kPoll);
+    else changed_.wait(lock);
   }
 }
 

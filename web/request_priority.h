@@ -11,8 +11,9 @@
 // that was lowered ends after its request (end() says so) and the caller
 // starts a new one.
 //
-// One request at a time is watched (the process answers one at a time).
-// Linux keeps a nice value per thread; a system call that fails leaves the
+// Several requests are watched at once (a process answers one per searcher,
+// searcher_slots.h), each by the thread that answers it. Linux keeps a nice
+// value per thread; a system call that fails leaves the
 // request at its priority, nothing else. Constructing may throw
 // std::system_error (no thread); the rest never throws.
 #pragma once
@@ -24,6 +25,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace blogsearch::web {
 
@@ -35,24 +37,31 @@ class PriorityWatch {
   PriorityWatch(const PriorityWatch&) = delete;
   PriorityWatch& operator=(const PriorityWatch&) = delete;
 
-  // Called by the thread that starts answering a request.
+  // Called by a thread that starts answering a request.
   void begin();
   // Called by that thread when it has answered: true when it was lowered
   // (and so should end, leaving its place to a new thread).
   bool end();
 
+  // How many requests are being answered now, and how many of them were
+  // lowered (for tests and logs).
+  std::size_t active() const;
+  std::size_t lowered() const;
+
  private:
+  struct Request {
+    pid_t tid = 0;
+    clockid_t clock{};
+    long long start_ns = 0;
+    bool lowered = false;
+  };
   void watch();
 
   const long long limit_ns_;
-  std::mutex lock_;
+  mutable std::mutex lock_;
   std::condition_variable changed_;
   bool stopping_ = false;
-  bool active_ = false;
-  bool lowered_ = false;
-  pid_t tid_ = 0;
-  clockid_t clock_{};
-  long long start_ns_ = 0;
+  std::vector<Request> requests_;  // one per thread in begin()..end()
   std::thread watcher_;
 };
 

@@ -22,26 +22,38 @@ void ResponseCache::clear() {
   bytes_ = 0;
 }
 
-const Response* ResponseCache::find(const std::string& key, const DiskState& state) {
+std::size_t ResponseCache::size() const {
+  std::lock_guard<std::mutex> hold(lock_);
+  return lru_.size();
+}
+
+std::size_t ResponseCache::bytes() const {
+  std::lock_guard<std::mutex> hold(lock_);
+  return bytes_;
+}
+
+std::optional<Response> ResponseCache::find(const std::string& key, const DiskState& state) {
+  std::lock_guard<std::mutex> hold(lock_);
   if (!state.valid || state != state_) {
     clear();
     state_ = state;
-    return nullptr;
+    return std::nullopt;
   }
   auto it = index_.find(key);
-  if (it == index_.end()) return nullptr;
+  if (it == index_.end()) return std::nullopt;
   if (std::chrono::steady_clock::now() - it->second->made > std::chrono::seconds(seconds_)) {
     bytes_ -= weight(it->second->key, it->second->response);
     lru_.erase(it->second);
     index_.erase(it);
-    return nullptr;
+    return std::nullopt;
   }
   lru_.splice(lru_.end(), lru_, it->second);
-  return &it->second->response;
+  return it->second->response;
 }
 
-void ResponseCache::put(const std::string& key, const Response& response) {
-  if (entries_ == 0 || !state_.valid || index_.count(key)) return;
+void ResponseCache::put(const std::string& key, const Response& response, const DiskState& state) {
+  std::lock_guard<std::mutex> hold(lock_);
+  if (entries_ == 0 || !state_.valid || state != state_ || index_.count(key)) return;
   const std::size_t w = weight(key, response);
   if (w > max_bytes_ / 16) return;
   while (!lru_.empty() && (lru_.size() >= entries_ || bytes_ + w > max_bytes_)) drop_oldest();

@@ -8,13 +8,18 @@
 // when the database's DiskState (database_watcher.h) changes, and each
 // expires `seconds` after it was made (the Cache-Control max-age; relative
 // dates like since=30d move with time). A page served from the cache shows
-// the time its search took when it was made. Nothing throws except
-// std::bad_alloc.
+// the time its search took when it was made.
+//
+// Thread-safe: the searchers of one FastCGI process (searcher_slots.h)
+// share one cache, each under its lock for a look-up or an insertion (a hit
+// is copied out). Nothing throws except std::bad_alloc.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <list>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -32,13 +37,15 @@ class ResponseCache {
   bool enabled() const { return entries_ > 0; }
 
   // The response kept for `key` when `state` is the state the cache holds
-  // answers of, else null (and a changed state empties the cache).
-  const Response* find(const std::string& key, const DiskState& state);
-  // Keeps `response` for `key` (for the state the last find() saw).
-  void put(const std::string& key, const Response& response);
+  // answers of, else nullopt (and a changed state empties the cache).
+  std::optional<Response> find(const std::string& key, const DiskState& state);
+  // Keeps `response` for `key`, made from the database in `state` (the
+  // state its find() was given): not when another request has seen the
+  // database change since.
+  void put(const std::string& key, const Response& response, const DiskState& state);
 
-  std::size_t size() const { return lru_.size(); }
-  std::size_t bytes() const { return bytes_; }
+  std::size_t size() const;
+  std::size_t bytes() const;
 
  private:
   struct Entry {
@@ -50,6 +57,7 @@ class ResponseCache {
   void drop_oldest();
   void clear();
 
+  mutable std::mutex lock_;
   std::size_t entries_;
   int seconds_;
   std::size_t max_bytes_;

@@ -94,14 +94,14 @@ fastcgi.server = (
   "/fcgi" => ((
     "bin-path" => "$build/blogsearch.cgi",
     "socket" => "$work/fcgi.sock",
-    "max-procs" => $procs,
+    "min-procs" => $procs, "max-procs" => $procs,
     "bin-environment" => ("BLOGSEARCH_DB" => "$work/db"),
     "check-local" => "disable"
   )),
   "/nocache" => ((
     "bin-path" => "$build/blogsearch.cgi",
     "socket" => "$work/fcgi-nocache.sock",
-    "max-procs" => $procs,
+    "min-procs" => $procs, "max-procs" => $procs,
     "bin-environment" => ("BLOGSEARCH_DB" => "$work/db", "BLOGSEARCH_CGI_CACHE" => "0"),
     "check-local" => "disable"
   ))

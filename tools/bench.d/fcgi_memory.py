@@ -1,6 +1,7 @@
 """Memory of one FastCGI process under varied queries.
 
 fcgi_memory.py --db DIR --src SRC --cgi BIN [--queries N] [--seed S] [--first QUERY]
+               [--clients K] [--searchers N]
 
 Serves DIR with tools/serve (FastCGI, one process, the answer cache on as
 deployed) and sends N (default 400) varied requests: words drawn from the
@@ -8,7 +9,9 @@ index's own terms (common and rare), two-word phrases, category, author,
 feed and date filters, later pages, date order, JSON and Atom, post pages.
 Prints the process's resident memory after the first request (a search
 page: what is kept per post is then made) and every 100 requests, and its
-peak (VmHWM), in MB. Needs the python3 xapian module
+peak (VmHWM), in MB. With --clients K (default 1) K connections send each
+hundred requests at once, so that every searcher of the process (the
+CGI's BLOGSEARCH_CGI_SEARCHERS) is used and counted. Needs the python3 xapian module
 (Debian's python3-xapian) to pick the words.
 """
 import argparse
@@ -20,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -77,6 +81,8 @@ def main():
     ap.add_argument("--queries", type=int, default=400)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--first", help="the first request's query (default: the commonest word)")
+    ap.add_argument("--clients", type=int, default=1, help="connections sending at once (default 1)")
+    ap.add_argument("--searchers", type=int, default=4, help="BLOGSEARCH_CGI_SEARCHERS (default 4)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     db = xapian.Database(args.db)
@@ -118,7 +124,7 @@ def main():
     cgi = os.path.realpath(args.cgi)
     others = processes_of(cgi)  # of other servers: not measured
     server = subprocess.Popen([os.path.join(args.src, "tools", "serve"), "--port", str(port), "--db", args.db,
-                               "--fastcgi", "--procs", "1", "--cgi", cgi],
+                               "--fastcgi", "--procs", "1", "--searchers", str(args.searchers), "--cgi", cgi],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         for _ in range(100):
@@ -134,20 +140,38 @@ def main():
         if len(ours) != 1:
             sys.exit("fcgi_memory: cannot tell this server's FastCGI process (%s)" % sorted(ours))
         statuses = {}
+        lock = threading.Lock()
+        # The first is a search page (its four facets make the tables kept
+        # per post): its memory, against the next ones', shows what grows
+        # with the posts and what with the requests.
+        paths = ["/search?q=" + urllib.parse.quote(args.first or common[0])]
+        paths += [request() for _ in range(args.queries - 1)]
+
+        def send(batch, conn):
+            for path in batch:
+                conn.request("GET", path)
+                resp = conn.getresponse()
+                resp.read()
+                with lock:
+                    statuses[resp.status] = statuses.get(resp.status, 0) + 1
+
+        conns = [conn] + [http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                          for _ in range(args.clients - 1)]
         started = time.perf_counter()
-        for i in range(args.queries):
-            # The first is a search page (its four facets make the tables
-            # kept per post): its memory, against the next ones', shows
-            # what grows with the posts and what with the requests.
-            path = "/search?q=" + urllib.parse.quote(args.first or common[0]) if i == 0 else request()
-            conn.request("GET", path)
-            resp = conn.getresponse()
-            resp.read()
-            statuses[resp.status] = statuses.get(resp.status, 0) + 1
-            if i == 0 or (i + 1) % 100 == 0:
-                m = memory_of(ours)
-                print("fcgi_memory: after %d requests: RSS %.0f MB, peak %.0f MB" % ((i + 1,) + m) if m
-                      else "fcgi_memory: the FastCGI process was not found", flush=True)
+        done = 0
+        for size in [1] + [99] + [100] * ((args.queries - 100 + 99) // 100):
+            batch = paths[done:done + size]
+            if not batch:
+                break
+            threads = [threading.Thread(target=send, args=(batch[k::len(conns)], c)) for k, c in enumerate(conns)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            done += len(batch)
+            m = memory_of(ours)
+            print("fcgi_memory: after %d requests: RSS %.0f MB, peak %.0f MB" % ((done,) + m) if m
+                  else "fcgi_memory: the FastCGI process was not found", flush=True)
         took = time.perf_counter() - started
         m = memory_of(ours)
         print("fcgi_memory: %d posts, %d requests in %.1f s (statuses %s): peak RSS %.0f MB"

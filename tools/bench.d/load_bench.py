@@ -3,11 +3,12 @@
 worst requests we know (worst_queries.py) to blogsearch.cgi as FastCGI
 behind lighttpd (tools/serve --fastcgi). Every request carries a counter
 parameter that the CGI ignores, so that no answer comes from its cache.
-Prints the ordinary search's latency (median, p99, max) alone and under
-load, and what the worst requests got (status counts).
+Prints the ordinary search's latency (median, p99, max, and how many took
+up to 2, 5, 10, 20, 50, 100, 200 ms or more) alone and under load, and
+what the worst requests got (status counts).
 
   load_bench.py --cgi BIN --db DIR [--seconds S] [--clients N] [--port P]
-                [--markdown FILE]
+                [--procs N] [--searchers N] [--markdown FILE]
 """
 import argparse
 import http.client
@@ -61,7 +62,11 @@ def measure(port, seconds, tag):
         time.sleep(0.005)  # an ordinary user, not a flood
     times.sort()
     pick = lambda p: times[min(len(times) - 1, int(p * len(times)))]
-    return {"n": len(times), "p50": pick(0.5), "p99": pick(0.99), "max": times[-1], "statuses": statuses}
+    bounds = (2, 5, 10, 20, 50, 100, 200)
+    spread = [sum(1 for t in times if (k == 0 or t > bounds[k - 1]) and t <= b) for k, b in enumerate(bounds)]
+    spread.append(sum(1 for t in times if t > bounds[-1]))
+    return {"n": len(times), "p50": pick(0.5), "p99": pick(0.99), "max": times[-1], "statuses": statuses,
+            "spread": spread}
 
 
 def main():
@@ -72,12 +77,16 @@ def main():
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--port", type=int, default=18431)
     ap.add_argument("--procs", type=int, default=0, help="FastCGI processes (default: tools/serve's)")
+    ap.add_argument("--searchers", type=int, default=0,
+                    help="searchers per process (BLOGSEARCH_CGI_SEARCHERS; default: tools/serve's)")
     ap.add_argument("--markdown")
     a = ap.parse_args()
     src = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     cmd = [os.path.join(src, "tools", "serve"), "--fastcgi", "--port", str(a.port), "--db", a.db, "--cgi", a.cgi]
     if a.procs:
         cmd += ["--procs", str(a.procs)]
+    if a.searchers:
+        cmd += ["--searchers", str(a.searchers)]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -108,6 +117,11 @@ def main():
     for name, r in (("alone", alone), (f"while {a.clients} clients send the worst requests", loaded)):
         rows.append(f"| {name} | {r['n']} | {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
                     + ", ".join(f"{k}: {v}" for k, v in sorted(r["statuses"].items())) + " |")
+    rows.append("")
+    rows.append("| ordinary search | ≤2 ms | ≤5 | ≤10 | ≤20 | ≤50 | ≤100 | ≤200 | >200 |")
+    rows.append("|---|---|---|---|---|---|---|---|---|")
+    for name, r in (("alone", alone), ("under load", loaded)):
+        rows.append(f"| {name} | " + " | ".join(str(c) for c in r["spread"]) + " |")
     worst = counts[:]
     rows.append("")
     rows.append(f"The {a.clients} clients' worst requests ({sum(worst)} in {a.seconds:.0f} s): {worst[0]} answered 200, "
