@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "indexer/db_layout.h"
@@ -126,6 +127,21 @@ TEST(InterleavedDocids, MappingFunctions) {
   EXPECT_EQ(schema::combined_docid(8, 3), 23u);  // shard 1: 7*3 + 1 + 1
   EXPECT_EQ(schema::combined_docid(5, 1), 5u);
   EXPECT_THROW(schema::next_interleaved_docid(0xfffffff0u, 1, 4), Xapian::DatabaseError);
+}
+
+// A new database gets one shard per core (at most 8); an existing one keeps its K.
+TEST_F(DocidsTest, ANewDatabaseGetsOneShardPerCore) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  const unsigned want = std::min(std::max(cores, 1u), 8u);
+  EXPECT_EQ(default_shard_count(), want);
+  {
+    Writer w(dir_ + "/new");
+    EXPECT_EQ(w.shard_count(), want);
+  }
+  EXPECT_EQ(read_layout(dir_ + "/new").shards.size(), want);
+  Writer(dir_ + "/three", 3).ingest(feed_snapshot("2026-09-20T10-00-00Z", rss(4)));
+  Writer again(dir_ + "/three");
+  EXPECT_EQ(again.shard_count(), 3u);
 }
 
 // The combined ids the formula gives are the ones Xapian uses.
