@@ -21,6 +21,7 @@
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
+#include "indexer/stats.h"
 #include "indexer/writer.h"
 #include "query/searcher.h"
 
@@ -298,6 +299,8 @@ TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
     ASSERT_EQ(b.postlist_begin("") == b.postlist_end("") ? 0u : *b.postlist_begin(""), 1u)
         << "both shards have a document 1: the ids repeat";
   }
+  EXPECT_NE(read_stats(two).layout.find("rebuild"), std::string::npos) << read_stats(two).layout;
+  EXPECT_EQ(read_stats(one).layout, "sharded");
   // Another post added to it keeps the old numbering (and no mark).
   const auto extra = feed_snapshot("2026-09-20T10-00-00Z", rss(65));
   Writer(one).ingest(extra);
@@ -315,6 +318,7 @@ TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
   both.insert(both.end(), extra.begin(), extra.end());
   rebuild_database(two, both);
   EXPECT_GT(check_interleaved(two, 2), 50u);
+  EXPECT_EQ(read_stats(two).layout, "sharded");
   Searcher s1(one, long_running()), s2(two, long_running());
   for (const auto& q : kQueries) EXPECT_EQ(answer(s1, q, false), answer(s2, q, false)) << q;
   EXPECT_GT(s2.kept_use().facets_from_table, 0u);
