@@ -141,16 +141,18 @@ const char* sort_order_name(SortOrder order) {
 // xapian-tcpsrv runs no KeyMaker of ours anyway. Over several local shards
 // they are kept only when the shards' document ids are distinct
 // (interleaved, shards.h): Xapian 1.4 shows a KeyMaker and a MatchSpy the
-// document's id in its shard, which the tables are by.
+// document's id in its shard, which the tables are by. (One remote shard
+// keeps its facet table, read once per revision, as before.)
 struct Searcher::Kept {
-  Kept(const ShardSet& set, std::size_t bytes) : docs(bytes), builder(set.all), tables(set.distinct_docids) {
-    if (tables) keys.emplace(set.shards);
+  Kept(const ShardSet& set, std::size_t bytes)
+      : docs(bytes), builder(set.all), facet_table(set.distinct_docids || set.shards.size() == 1) {
+    if (set.distinct_docids) keys.emplace(set.shards);
   }
   DocCache docs;
   std::optional<PublishedKeys> keys;
   QueryBuilder builder;
   std::unique_ptr<FacetTable> facets;  // made at the first search with facets
-  bool tables;  // keys and facets are kept (ShardSet::distinct_docids)
+  bool facet_table;  // `facets` may be made
 };
 
 Searcher::Kept* Searcher::kept() {
@@ -316,7 +318,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // their shards. Over remote shards it counts in a pass of its own in
   // relevance order: with a sort by value, 1.4.22's remote matcher shows
   // the spy some documents twice.
-  const bool count_values = shards_.shards.size() > 1 && !(kept && kept->tables);
+  const bool count_values = shards_.shards.size() > 1 && !(kept && kept->facet_table);
   Xapian::ValueCountMatchSpy values(schema::kSlotFacets);
 
   Xapian::Enquire enquire(db_);
@@ -469,7 +471,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
   }
   FacetSpy& counted = sample ? sample_spy : spy;
-  if (kept && kept->tables && !prefixes.empty() && !kept->facets)
+  if (kept && kept->facet_table && !prefixes.empty() && !kept->facets)
     kept->facets = std::make_unique<FacetTable>(shards_.shards);
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   if (table && !prefixes.empty()) ++kept_use_.facets_from_table;
