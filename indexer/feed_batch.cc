@@ -13,6 +13,14 @@ namespace {
 // it came from; one waiting is enough to keep the writer busy.
 constexpr std::size_t kReady = 1;
 
+// What a content takes in memory, about: its strings and a little more.
+std::size_t content_bytes(const VersionContent& c) {
+  std::size_t n = sizeof c + c.title.size() + c.text.size() + c.summary.size() + c.link.size() + c.language.size();
+  for (const auto* list : {&c.authors, &c.categories, &c.category_terms})
+    for (const std::string& s : *list) n += sizeof s + s.size();
+  return n;
+}
+
 }  // namespace
 
 std::string post_key(const Post& p, const std::string& feed_id) {
@@ -83,13 +91,15 @@ void BatchReader::run() {
       const bool parsed = read.status == ReadSnapshot::Status::kParsed;
       if (parsed && id.empty()) id = feed_slug(url_host(read.feed.link));
       if (parsed && id.empty()) id = "unknown";
-      // Another feed: another batch.
-      if (parsed && id != batch.feed_id) {
+      // Another feed, or a batch that holds enough: another batch (the
+      // writer merges each with what the ones before it wrote).
+      if (parsed && (id != batch.feed_id || held_ >= options_.batch_bytes)) {
         if (!batch.feed_id.empty()) more = push(std::move(batch));
         batch = FeedBatch();
         batch.feed_id = id;
         index_.clear();
         contents_.clear();
+        held_ = 0;
       }
       add(batch, read);
       if (options_.on_progress) options_.on_progress(++done, static_cast<long>(snapshots_.size()));
@@ -166,6 +176,7 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
     std::string post = post_key(item, batch.feed_id);
     auto [it, added] = index_.emplace(post, batch.posts.size());
     if (added) {
+      held_ += sizeof(BatchPost) + 2 * post.size();
       batch.posts.emplace_back();
       batch.posts.back().key = std::move(post);
     }
@@ -177,11 +188,16 @@ void BatchReader::add(FeedBatch& batch, ReadSnapshot& read) {
       KnownContent k;
       k.content = read.stripped[i] ? std::move(read.contents[i]) : make_content(item);
       k.hash = content_hash(k.content);
+      held_ += content_bytes(k.content) + hash.size() + k.hash.size();
       known = contents_.emplace(hash, std::move(k)).first;
     }
     auto [c, fresh] = p.index.emplace(known->second.hash, static_cast<std::uint32_t>(p.contents.size()));
-    if (fresh) p.contents.push_back(known->second.content);
+    if (fresh) {
+      p.contents.push_back(known->second.content);
+      held_ += content_bytes(p.contents.back()) + known->second.hash.size();
+    }
     p.seen.push_back({snap.observed, &snap, c->second});
+    held_ += sizeof(Appearance);
   }
 }
 

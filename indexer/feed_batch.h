@@ -4,8 +4,9 @@
 // Private to the writer (writer.cc). A BatchReader reads and parses the
 // snapshots (ReadAhead, which also strips their items' HTML) and merges
 // them, on threads of its own, into one FeedBatch per run of consecutive
-// snapshots of one feed: for each post, every appearance (time, snapshot,
-// which of its distinct contents) and those contents. Nothing here needs
+// snapshots of one feed (cut into several when it would hold more than
+// IngestOptions::batch_bytes): for each post, every appearance (time,
+// snapshot, which of its distinct contents) and those contents. Nothing here needs
 // the database, so the next feeds are read and merged while the writer's
 // thread indexes the one before. The writer merges each post's appearances
 // with the ones the database holds and replays them all (replay.h): the
@@ -107,6 +108,9 @@ class BatchReader {
     std::string hash;
   };
   std::unordered_map<std::string, KnownContent> contents_;
+  // About how many bytes the batch being built and contents_ hold; past
+  // IngestOptions::batch_bytes the feed's next snapshot starts a new batch.
+  std::size_t held_ = 0;
 
   std::mutex mutex_;
   std::condition_variable changed_;

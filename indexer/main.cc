@@ -214,6 +214,7 @@ void add_summary(IngestSummary& total, const IngestSummary& part) {
   total.posts_unchanged += part.posts_unchanged;
   total.warnings += part.warnings;
   total.errors += part.errors;
+  total.batches += part.batches;
   total.seconds += part.seconds;
   total.not_ingested.insert(total.not_ingested.end(), part.not_ingested.begin(), part.not_ingested.end());
 }

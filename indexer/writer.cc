@@ -350,6 +350,7 @@ struct Writer::Impl {
     // This thread reads the shards below: what they were given is written
     // first (a post of this batch may have been in the one before).
     drain();
+    summary->batches++;
     FeedMeta& feed = feed_meta(batch.feed_id);
     // Title, link and URL come from the feed's newest snapshot: a batch of
     // older ones (a backfill) leaves them.

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,8 +84,10 @@ class HistoryTest : public ::testing::Test {
     return p.string();
   }
 
-  // One run over `paths`, in the order given.
-  IngestSummary ingest(const std::vector<std::string>& paths, const std::string& db = "") {
+  // One run over `paths`, in the order given; each feed's run of snapshots
+  // is cut into batches that hold at most `batch_bytes` (feed_batch.h).
+  IngestSummary ingest(const std::vector<std::string>& paths, const std::string& db = "",
+                       std::size_t batch_bytes = kDefaultBatchBytes) {
     std::vector<Snapshot> snaps;
     for (const auto& p : paths) {
       std::vector<std::string> errors;
@@ -94,7 +97,9 @@ class HistoryTest : public ::testing::Test {
     }
     // Three shards, which is no machine's default here (one per core).
     Writer w(db.empty() ? db_ : db, kShards);
-    return w.ingest(snaps);
+    IngestOptions options;
+    options.batch_bytes = batch_bytes;
+    return w.ingest(snaps, options);
   }
 
   Xapian::Document doc_of(const std::string& id) {
@@ -447,6 +452,16 @@ TEST_F(HistoryTest, PropertyTheSameSnapshotsGiveTheSameDatabase) {
       }
       ASSERT_EQ(dump_database(db), want) << "seed " << seed << ": " << name;
     }
+    // Feed by feed in one run, each feed's run cut into a batch per
+    // snapshot (what a feed with a long history gets, feed_batch.h).
+    const std::string cut = fresh();
+    const IngestSummary s = ingest(by_feed, cut, 1);
+    ++runs;
+    std::set<std::string> feeds;
+    for (const auto& f : by_feed) feeds.insert(fs::path(f).parent_path().string());
+    // (A snapshot without items adds nothing to cut at.)
+    ASSERT_GT(s.batches, static_cast<long>(feeds.size())) << "seed " << seed << ": the batches were not cut";
+    ASSERT_EQ(dump_database(cut), want) << "seed " << seed << ": feed by feed, a batch per snapshot";
   }
   std::cout << "property test: " << kSeeds << " worlds, " << snapshots << " snapshots, 6 orders each, " << runs
             << " runs\n";
@@ -511,8 +526,13 @@ TEST_F(HistoryTest, PropertyOverBlogHistory) {
     for (const auto& f : order) ingest({f}, db);
     EXPECT_EQ(dump_database(db), want) << name;
   }
+  // One run with batches cut at about 64 KB (a few snapshots each).
+  const std::string cut = (root_ / "cut").string();
+  const IngestSummary s = ingest(files, cut, 64 << 10);
+  EXPECT_GT(s.batches, static_cast<long>(2 * feeds.size())) << "the batches were not cut";
+  EXPECT_EQ(dump_database(cut), want) << "one run, batches of about 64 KB";
   std::cout << "blog-history property test: " << feeds.size() << " feeds, " << files.size()
-            << " snapshots, 4 orders (" << 1 + 3 * files.size() << " runs); " << edited << " posts edited, " << gone
+            << " snapshots, 5 orders (" << 2 + 3 * files.size() << " runs); " << edited << " posts edited, " << gone
             << " out of their feed, " << two_feeds << " in two feeds\n";
 }
 

@@ -7,8 +7,11 @@ database with `blogsearch-index add`, with the python baseline
                     [--baseline-index BIN] [--only-blogsearch] [--markdown FILE]
 
 --baseline-index adds a row for another blogsearch-index (an earlier
-commit's build), run interleaved with BIN, for a side-by-side ratio;
---only-blogsearch leaves out the python and xmllint rows.
+commit's build), run interleaved with BIN, for a side-by-side ratio, and a
+row for BIN with `add --link` (hard links instead of copies into the
+archive: an earlier build may have had no archive); --only-blogsearch leaves
+out the python and xmllint rows. Every run of BIN copies into an empty
+archive of its own, as a user's first `add` does.
 
 Whole-process wall time and peak RSS come from GNU time (/usr/bin/time, the
 Debian `time` package). Each tool runs --runs times, interleaved, each time
@@ -116,8 +119,17 @@ def main():
     if missing:
         print(f"ingest bench: {missing}: skipping the blogsearch row")
     else:
+        # Each run gets an empty archive of its own (db + ".archive", made
+        # anew with the db), as a user's first `add` does: a run after the
+        # first would otherwise find every snapshot archived already.
         tools["blogsearch-index add"] = (
-            lambda db: [args.index, "add", "--db", db, args.snapshots], None)
+            lambda db: [args.index, "add", "--db", db, "--archive", db + ".archive", args.snapshots], None)
+        if args.baseline_index:
+            # Hard links instead of copies: the CPU of indexing alone, to
+            # set beside a baseline build that had no archive.
+            tools["blogsearch-index add --link"] = (
+                lambda db: [args.index, "add", "--link", "--db", db, "--archive", db + ".archive",
+                            args.snapshots], None)
     baseline = "blogsearch-index add (baseline build)"
     if args.baseline_index:
         missing = has_add(args.baseline_index)
@@ -130,6 +142,7 @@ def main():
 
     # The database of each tool's last run is kept as WORK/<slug>-db.
     slugs = {name: name.split()[0].replace("-index", "") for name in tools}
+    slugs["blogsearch-index add --link"] = "blogsearch-link"
     slugs[baseline] = "baseline"
     defaults = "python3 feedparser+xapian, feedparser defaults"
     slugs[defaults] = "python3-defaults"
@@ -165,6 +178,7 @@ def run_and_report(tools, slugs, args, files, total_bytes):
                 continue  # about 90 s a run: once is enough to place it
             db = os.path.join(work, slugs[name] + "-db")
             shutil.rmtree(db, ignore_errors=True)
+            shutil.rmtree(db + ".archive", ignore_errors=True)
             seconds, cpu, rss, rc, tail = timed(argv_for(db), f"{slugs[name]}-run{run + 1}",
                                            work, stdin_path)
             r = results[name]
@@ -206,6 +220,10 @@ def run_and_report(tools, slugs, args, files, total_bytes):
     if own in median and baseline in median:
         lines.append(f"- this build / baseline build: **{median[own] / median[baseline]:.3f}x** wall, "
                      f"{cpu[own] / cpu[baseline]:.3f}x CPU (side by side, interleaved)")
+    linked = "blogsearch-index add --link"
+    if linked in median and baseline in median:
+        lines.append(f"- this build with --link (no copies into the archive) / baseline build: "
+                     f"**{median[linked] / median[baseline]:.3f}x** wall, {cpu[linked] / cpu[baseline]:.3f}x CPU")
     if own in median and python in median:
         # Judged on wall time; the CPU ratio is shown as well because the wall
         # times of a busy machine carry waiting that the CPU times do not.
