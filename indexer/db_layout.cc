@@ -56,7 +56,10 @@ std::vector<std::string> generation_shards(const fs::path& gen) {
 
 }  // namespace
 
-unsigned default_shard_count() { return 1; }
+unsigned default_shard_count() {
+  const unsigned cores = std::thread::hardware_concurrency();  // 0: unknown
+  return std::clamp(cores, 1u, kMaxDefaultShards);
+}
 
 bool has_generations(const std::string& path) { return fs::is_regular_file(fs::path(path) / kStub); }
 

@@ -10,7 +10,7 @@
 //                              one database for all shards
 //
 // A post lives in shard schema::shard_of(id, K); K is fixed when the
-// database is created (`--shards`, default 1) and changed only
+// database is created (`--shards`, default one per core, at most 8) and changed only
 // by `rebuild --shards K`. Shard 0 also holds the database's metadata
 // (schema version, feeds, snapshots ingested), committed after every other
 // shard (writer.h).
@@ -54,13 +54,17 @@ struct Layout {
 // anything but one blogsearch generation.
 Layout read_layout(const std::string& path);
 
-// The number of shards a new database gets when none is asked for: one.
-// Several are written in parallel, but over several shards a FastCGI
-// process keeps no facet table or sort keys (Xapian 1.4 shows a MatchSpy
-// and a KeyMaker each document's id in its shard), which made the page 5
-// to 7 times slower at 10,000 posts for 1.27 times the ingest rate on 2
-// cores (docs/benchmarks.md): --shards K asks for them.
+// The number of shards a new database gets when none is asked for: one
+// per core (std::thread::hardware_concurrency), at least 1 and at most
+// kMaxDefaultShards. They are written side by side; their document ids
+// are interleaved (schema.h), so a FastCGI process keeps its facet table
+// and sort keys over them as over one.
 unsigned default_shard_count();
+
+// The most shards a database gets by default: past a few, each shard's
+// fixed cost per search (a posting list each, per term) outweighs the
+// cores it could write with.
+inline constexpr unsigned kMaxDefaultShards = 8;
 
 // The largest number of shards accepted (--shards).
 inline constexpr unsigned kMaxShards = 64;

@@ -49,7 +49,8 @@ constexpr const char* kWaitHelp =
     "Wait up to SECONDS for another writer to finish (default: wait in config.toml, else exit 4 at once)";
 constexpr const char* kQuietHelp = "Print warnings and errors only (no progress, no summary)";
 constexpr const char* kShardsHelp =
-    "Shards of a database this creates, written in parallel (default: 1; an existing database keeps "
+    "Shards of a database this creates, written in parallel (default: one per core, at most 8; an "
+    "existing database keeps "
     "its own: rebuild --shards changes it)";
 
 // Xapian 1.4 can throw from a destructor when a commit fails half-way (its
@@ -378,6 +379,7 @@ struct ImportGitArgs {
   bool quiet = false;
   double wait = 0;
   Limits limits;
+  unsigned shards = 0;
 };
 
 int run_import_git(const ImportGitArgs& args) {
@@ -394,7 +396,7 @@ int run_import_git(const ImportGitArgs& args) {
   import.on_message = options.on_message;
   try {
     // Archive and database are written under the one writer lock, as fetch does.
-    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path); });
+    auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
     // Each chunk of versions is ingested once archived (import_git.h), so
     // memory does not grow with the history; the summary adds them up.
     IngestSummary s;
@@ -598,6 +600,7 @@ int run(int argc, char** argv) {
   import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
   waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);
   limits(import_git, git_args.limits);
+  import_git->add_option("--shards", git_args.shards, kShardsHelp)->check(shard_range);
   import_git
       ->add_option("--chunk", git_args.chunk,
                    "Versions archived then ingested together (default " + std::to_string(kDefaultImportChunk) +

@@ -30,7 +30,9 @@ void compact_shards(const std::vector<std::string>& shards) {
       try {
         const std::string& shard = shards[i];
         const std::string out = shard + ".compact";
-        Xapian::Database(shard).compact(out, Xapian::Compactor::FULL);
+        // Keeping every document id: interleaved ids (schema.h) name documents
+        // across shards, and compaction would renumber them 1, 2, 3...
+        Xapian::Database(shard).compact(out, Xapian::Compactor::FULL | Xapian::DBCOMPACT_NO_RENUMBER);
         std::error_code ec;
         fs::remove_all(shard, ec);
         if (!ec) fs::rename(out, shard, ec);
@@ -66,10 +68,12 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
                         "rebuild into a new --db instead");
   if (shards == 0) {
     // As many shards as the live database has (one when it is of
-    // the layout from before shards, or damaged past reading its stub).
+    // the layout from before shards; the default when it is damaged past
+    // reading its stub).
     try {
       const Layout l = read_layout(db_path);
-      if (l.kind == Layout::Kind::kSharded) shards = static_cast<unsigned>(l.shards.size());
+      if (l.kind == Layout::Kind::kSharded || l.kind == Layout::Kind::kSingle)
+        shards = static_cast<unsigned>(l.shards.size());
     } catch (const std::runtime_error&) {
     }
   }

@@ -211,6 +211,11 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 // that finds them at different numbers opened them between two of those
 // commits, and opens them again (query/shards.h).
 inline constexpr const char* kMetaCommit = "commit";
+// In every shard of a database whose document ids are interleaved (see
+// interleaved_docids_value below): that value. A sharded database without
+// it (written before ids were interleaved) has ids that repeat across
+// shards; readers then take the slower path, and a rebuild interleaves it.
+inline constexpr const char* kMetaDocids = "docids";
 
 // ---- Post record (kSlotRecord) and history (document data) ----------------
 // Their layouts and codecs are in record/post_record.h and
@@ -370,6 +375,40 @@ inline constexpr const char* kShardDirPrefix = "shard-";
 inline unsigned shard_of(std::string_view post_id, unsigned shards) {
   if (shards <= 1) return 0;
   return static_cast<unsigned>(XXH3_64bits(post_id.data(), post_id.size()) % shards);
+}
+
+// ---- Document ids across shards --------------------------------------------
+// Xapian combines K shards by interleaving their ids: document d of shard s
+// (0-based, in stub order) is document (d-1)*K + s + 1 of the whole. But a
+// MatchSpy or KeyMaker is shown the id in its shard (Xapian 1.4), which is
+// ambiguous when every shard counts 1, 2, 3... So the writer gives shard s
+// only the ids d with (d-1) % K == s: 1+s, 1+s+K, 1+s+2K... Then an id in a
+// shard names one document of the whole database, and its shard is
+// (d-1) % K. (With K = 1 every id qualifies: a plain database.) Combined
+// ids still must fit Xapian's 32 bits: about 2^32 / K^2 documents a shard.
+
+// The id of the next document written to shard `shard` of `shards`, whose
+// highest id so far is `last`: the smallest d > last with (d-1) % K ==
+// shard. Throws Xapian::DatabaseError when no such id fits the combined ids.
+inline Xapian::docid next_interleaved_docid(Xapian::docid last, unsigned shard, unsigned shards) {
+  const std::uint64_t k = shards == 0 ? 1 : shards;
+  std::uint64_t d = std::uint64_t{last} + 1;
+  d += (shard + k - (d - 1) % k) % k;
+  if ((d - 1) * k + shard + 1 > 0xffffffffu) throw Xapian::DatabaseError("no document ids left in shard " + std::to_string(shard));
+  return static_cast<Xapian::docid>(d);
+}
+
+// The combined id (what an MSet or Database::get_document of the whole
+// uses) of the document whose id in its shard is `local`, in a database of
+// `shards` interleaved shards.
+inline Xapian::docid combined_docid(Xapian::docid local, unsigned shards) {
+  if (shards <= 1) return local;
+  return (local - 1) * shards + (local - 1) % shards + 1;
+}
+
+// kMetaDocids of shard `shard` of `shards` whose ids are interleaved.
+inline std::string interleaved_docids_value(unsigned shard, unsigned shards) {
+  return "interleaved " + std::to_string(shard) + "/" + std::to_string(shards);
 }
 
 // The generation the stub in `db_path` names ("auto gen-..." or, for a

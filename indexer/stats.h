@@ -32,7 +32,7 @@ struct DatabaseStats {
   // The shards (db_layout.h), shard 0 first; one for the layout from before
   // shards and for a database that is not blogsearch's.
   std::vector<ShardStats> shards;
-  std::string layout;  // "sharded", "single" (before shards), "plain"
+  std::string layout;  // "sharded" (", ids from before..." when not interleaved), "single" (before shards), "plain"
   long long size_bytes = 0;
   int schema_version = 0;
   std::vector<FeedStats> feeds;

@@ -125,9 +125,15 @@ struct Writer::Impl {
   std::map<std::string, std::string> pending_snapshots;
   std::map<std::string, FeedMeta> pending_feeds;
   unsigned long long commit_number = 0;  // the last one (schema::kMetaCommit)
+  // New documents get interleaved ids (schema.h: next_interleaved_docid):
+  // true for a database created empty or already interleaved; false for
+  // a sharded one written before, which keeps adding documents as Xapian
+  // numbers them until a rebuild.
+  bool interleaved = false;
 
   unsigned shard_count() const { return static_cast<unsigned>(shards.size()); }
-  ShardThread& shard_for(const std::string& key) { return *shards[schema::shard_of(key, shard_count())]; }
+  unsigned shard_index(const std::string& key) const { return schema::shard_of(key, shard_count()); }
+  ShardThread& shard_for(const std::string& key) { return *shards[shard_index(key)]; }
   // Shard 0's database, which holds the metadata: only while the shards
   // are idle (after drain()).
   Xapian::WritableDatabase& meta() { return shards[0]->database(); }
@@ -331,8 +337,10 @@ struct Writer::Impl {
     // One handle of the document crosses to the shard's thread (Xapian's
     // reference counts are not atomic).
     auto owned = std::make_shared<Xapian::Document>(std::move(doc));
-    shard_for(key).post([docid, owned](Xapian::WritableDatabase& db) {
-      if (docid != 0) db.replace_document(docid, *owned);
+    const unsigned shard = shard_index(key), k = shard_count();
+    shards[shard]->post([docid, owned, shard, k, fresh_ids = interleaved](Xapian::WritableDatabase& db) {
+      if (docid != 0) db.replace_document(docid, *owned);  // an update keeps its id
+      else if (fresh_ids) db.replace_document(schema::next_interleaved_docid(db.get_lastdocid(), shard, k), *owned);
       else db.add_document(*owned);
     });
   }
@@ -441,9 +449,11 @@ struct Writer::Impl {
         // Every shard's documents, side by side; then the metadata saying
         // which snapshots they hold.
         const std::string number = std::to_string(++commit_number);
-        for (auto& s : shards)
-          s->post([number](Xapian::WritableDatabase& db) {
+        for (unsigned n = 0; n < shard_count(); ++n)
+          shards[n]->post([number, docids = interleaved ? schema::interleaved_docids_value(n, shard_count()) : ""](
+                              Xapian::WritableDatabase& db) {
             db.set_metadata(schema::kMetaCommit, number);
+            if (!docids.empty()) db.set_metadata(schema::kMetaDocids, docids);
             db.commit_transaction();
           }, true);
         drain();
@@ -541,6 +551,18 @@ void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
   for (auto& s : impl_->shards)
     impl_->commit_number =
         std::max(impl_->commit_number, std::strtoull(s->database().get_metadata(schema::kMetaCommit).c_str(), nullptr, 10));
+  {
+    // Interleaved ids (schema.h) for a database that has no documents yet
+    // or already has them; one shard's ids always are.
+    bool empty = true, marked = true;
+    const unsigned k = impl_->shard_count();
+    for (unsigned n = 0; n < k; ++n) {
+      Xapian::WritableDatabase& db = impl_->shards[n]->database();
+      empty = empty && db.get_lastdocid() == 0;
+      marked = marked && db.get_metadata(schema::kMetaDocids) == schema::interleaved_docids_value(n, k);
+    }
+    impl_->interleaved = empty || marked || k == 1;
+  }
   impl_->spelling = std::make_unique<SpellingWriter>(layout.spelling);
   std::string version = impl_->meta().get_metadata(schema::kMetaSchemaVersion);
   impl_->other_schema = !version.empty() && version != std::to_string(schema::kSchemaVersion);

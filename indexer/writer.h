@@ -13,7 +13,10 @@
 //
 // The database is K shards (db_layout.h): a post is written to shard
 // schema::shard_of(its id, K), by a thread of that shard's own, so the
-// shards are written side by side.
+// shards are written side by side. A new post gets the shard's next
+// interleaved id (schema::next_interleaved_docid), an updated one keeps its
+// id; a sharded database written before ids were interleaved is written as
+// before (Xapian's numbering) until a rebuild.
 //
 // Feeds' changes go into one transaction per shard that is committed
 // whenever it is two seconds old and at the end of the run, always between

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "indexer/schema.h"
+#include "query/value_streams.h"
 #include "record/feed_meta.h"
 
 namespace blogsearch {
@@ -102,15 +103,13 @@ FacetSpy::FacetSpy(std::vector<std::string> prefixes)
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
-FacetTable::FacetTable(const Xapian::Database& db, const std::vector<Xapian::Database>& shards) {
-  offsets_.assign(db.get_lastdocid() + 2, 0);
+FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
+  const Xapian::docid last = last_docid(shards);
+  offsets_.assign(last + 2, 0);
   std::unordered_map<std::string, std::uint32_t> numbers;  // encoded pair -> its number
   Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
-  for (auto v = db.valuestream_begin(schema::kSlotFacets); v != db.valuestream_end(schema::kSlotFacets); ++v) {
-    const Xapian::docid did = v.get_docid();
-    if (did >= offsets_.size() - 1) break;  // not in the revision we sized for
+  for_each_value(shards, schema::kSlotFacets, last, [&](Xapian::docid did, const std::string& value) {
     for (; next <= did; ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
-    const std::string value = *v;
     schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
       std::string key;
       key += static_cast<char>(term.size());
@@ -120,7 +119,7 @@ FacetTable::FacetTable(const Xapian::Database& db, const std::vector<Xapian::Dat
       if (added) pairs_.push_back({std::string(term), std::string(label)});
       ids_.push_back(found->second);
     });
-  }
+  });
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
   ids_.shrink_to_fit();  // kept until the database changes: not the slack of its growth
   pairs_.shrink_to_fit();

@@ -8,7 +8,10 @@
 // holds them all, categories and authors with their labels as written.
 //
 // A long-running searcher (FastCGI) reads every post's facet terms once,
-// into a FacetTable, and counts from it: no reads at all per search.
+// into a FacetTable, and counts from it: no reads at all per search. The
+// table is by the id a MatchSpy is shown, a document's id in its shard, so
+// it needs those distinct (shards.h: ShardSet::distinct_docids): one
+// shard, or local shards with interleaved ids.
 //
 // Xapian errors (a database modified under the search) propagate; the
 // searcher retries.
@@ -29,13 +32,14 @@
 namespace blogsearch {
 
 // The kSlotFacets values of every document of one database revision, in
-// memory: each distinct (term, label) pair once, and per docid the numbers
-// of its pairs; and the title of every feed, from the metadata of the first
-// of `shards` (the parts of `db`, searcher.h) that has it. The owner drops
-// it when it opens the database again. The constructor throws Xapian errors.
+// memory: each distinct (term, label) pair once, and per docid (in its
+// shard, distinct across `shards`) the numbers of its pairs; and the title
+// of every feed, from the metadata of the first of `shards` that has it.
+// The owner drops it when it opens the database again. The constructor
+// throws Xapian errors.
 class FacetTable {
  public:
-  FacetTable(const Xapian::Database& db, const std::vector<Xapian::Database>& shards);
+  explicit FacetTable(const std::vector<Xapian::Database>& shards);
 
   struct Pair {
     std::string term;
@@ -45,7 +49,7 @@ class FacetTable {
   const std::vector<Pair>& pairs() const { return pairs_; }
   // The distinct terms of the pairs, in byte order.
   const std::vector<const std::string*>& terms() const { return terms_; }
-  // The pair numbers of document `did`: [begin, end); empty for a docid
+  // The pair numbers of document `did` (its id in its shard): [begin, end); empty for a docid
   // the revision does not have.
   const std::uint32_t* begin(Xapian::docid did) const;
   const std::uint32_t* end(Xapian::docid did) const;

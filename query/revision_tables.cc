@@ -19,11 +19,18 @@ bool split(const std::string& key, std::string* uuid, Xapian::rev* number) {
 
 }  // namespace
 
-std::string revision_key(const Xapian::Database& db) {
+std::string revision_key(const std::vector<Xapian::Database>& shards) {
   try {
-    const std::string uuid = db.get_uuid();
-    if (uuid.empty()) return "";
-    return uuid + ":" + std::to_string(db.get_revision());
+    std::string uuids;
+    Xapian::rev sum = 0;
+    for (const Xapian::Database& shard : shards) {
+      const std::string uuid = shard.get_uuid();
+      if (uuid.empty()) return "";
+      if (!uuids.empty()) uuids += ',';
+      uuids += uuid;
+      sum += shard.get_revision();
+    }
+    return uuids.empty() ? "" : uuids + ":" + std::to_string(sum);
   } catch (const Xapian::Error&) {
     return "";  // a backend that cannot say: nothing is shared
   }

@@ -13,7 +13,7 @@
 // it opens the database again, and one asking for an older revision than
 // the kept one gets tables made for it alone.
 //
-// A revision is named by the database's uuid and revision number
+// A revision is named by the shards' uuids and revision numbers
 // (revision_key); "" (unknown) is never shared. Thread-safe: a table is
 // made under the lock, so two searchers never make the same one at once.
 // The makers' exceptions (Xapian errors) propagate, and nothing is kept.
@@ -26,15 +26,18 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace blogsearch {
 
 class FacetTable;
 class PublishedKeys;
 
-// The name of the revision `db` reads, for one local database; "" when it
-// cannot tell (then nothing is shared).
-std::string revision_key(const Xapian::Database& db);
+// The name of the revision that local `shards` (the parts of one database,
+// shards.h) read: their uuids and the sum of their revision numbers, which
+// grows with every commit of any of them (a searcher opens them again until
+// their commits agree); "" when it cannot tell (then nothing is shared).
+std::string revision_key(const std::vector<Xapian::Database>& shards);
 
 class RevisionTables {
  public:

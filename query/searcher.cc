@@ -139,31 +139,37 @@ const char* sort_order_name(SortOrder order) {
 
 // Over remote shards nothing is kept that reads every document (sort keys,
 // the facet table): each read would be a round trip to a shard, and
-// xapian-tcpsrv runs no KeyMaker of ours anyway. Nor sort keys over several
-// shards: Xapian 1.4 gives a KeyMaker the document's id in its shard, not
-// the combined one the keys are indexed by.
+// xapian-tcpsrv runs no KeyMaker of ours anyway. Over several local shards
+// they are kept only when the shards' document ids are distinct
+// (interleaved, shards.h): Xapian 1.4 shows a KeyMaker and a MatchSpy the
+// document's id in its shard, which the tables are by. (One remote shard
+// keeps its facet table, read once per revision, as before.)
 // The two per-post tables are immutable once made: with
-// SearcherOptions::tables the searchers of a process share them.
+// SearcherOptions::tables the searchers of a process share them (local
+// shards only).
 struct Searcher::Kept {
-  Kept(const Xapian::Database& db, std::size_t bytes, bool remote, bool sharded, RevisionTables* shared)
-      : docs(bytes), builder(db), tables(shared), revision(shared && !remote && !sharded ? revision_key(db) : "") {
-    if (remote || sharded) return;
-    auto make = [&db] { return std::make_shared<const PublishedKeys>(db); };
+  Kept(const ShardSet& set, std::size_t bytes, RevisionTables* shared)
+      : docs(bytes),
+        builder(set.all),
+        tables(shared),
+        revision(shared && set.distinct_docids ? revision_key(set.shards) : ""),
+        facet_table(set.distinct_docids || set.shards.size() == 1) {
+    if (!set.distinct_docids) return;
+    auto make = [&set] { return std::make_shared<const PublishedKeys>(set.shards); };
     keys = tables ? tables->keys(revision, make) : make();
   }
   DocCache docs;
   std::shared_ptr<const PublishedKeys> keys;
   QueryBuilder builder;
   RevisionTables* tables;
-  std::string revision;  // revision_key of db, "" when not shared
+  std::string revision;  // revision_key of the shards, "" when not shared
   std::shared_ptr<const FacetTable> facets;  // made (or shared) at the first search with facets
+  bool facet_table;  // `facets` may be made
 };
 
 Searcher::Kept* Searcher::kept() {
   if (options_.cache_bytes == 0) return nullptr;
-  if (!kept_)
-    kept_ = std::make_unique<Kept>(db_, options_.cache_bytes, shards_.remote, shards_.shards.size() > 1,
-                                   options_.tables.get());
+  if (!kept_) kept_ = std::make_unique<Kept>(shards_, options_.cache_bytes, options_.tables.get());
   return kept_.get();
 }
 
@@ -330,12 +336,13 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
   FacetSpy spy(prefixes);
   // Over several shards the facet values are counted by Xapian's own
-  // ValueCountMatchSpy: xapian-tcpsrv runs no other, and FacetSpy's
-  // skip_to through a combined value stream miscounts (Xapian 1.4.22).
-  // Over remote shards it counts in a pass of its own in relevance order:
-  // with a sort by value, 1.4.22's remote matcher shows the spy some
-  // documents twice.
-  const bool count_values = shards_.shards.size() > 1;
+  // ValueCountMatchSpy (unless a FacetTable by distinct ids is kept):
+  // xapian-tcpsrv runs no other, and FacetSpy's skip_to through a combined
+  // value stream miscounts (Xapian 1.4.22), since the spy is shown ids in
+  // their shards. Over remote shards it counts in a pass of its own in
+  // relevance order: with a sort by value, 1.4.22's remote matcher shows
+  // the spy some documents twice.
+  const bool count_values = shards_.shards.size() > 1 && !(kept && kept->facet_table);
   Xapian::ValueCountMatchSpy values(schema::kSlotFacets);
 
   Xapian::Enquire enquire(db_);
@@ -343,16 +350,22 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::Query query = built.query;
   // Ties (every match of a pure filter weighs 0) go newest first.
   auto relevance_then_newest = [&] {
-    if (kept && kept->keys) enquire.set_sort_by_relevance_then_key(sorter(kept->keys), true);
-    else enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+    if (kept && kept->keys) {
+      enquire.set_sort_by_relevance_then_key(sorter(kept->keys), true);
+      ++kept_use_.sorts_by_keys;
+    } else {
+      enquire.set_sort_by_relevance_then_value(schema::kSlotPublished, true);
+    }
   };
   switch (request.sort) {
     case SortOrder::kRelevance:
       relevance_then_newest();
       break;
     case SortOrder::kDate:
-      if (kept && kept->keys) enquire.set_sort_by_key_then_relevance(sorter(kept->keys), !request.reverse);
-      else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
+      if (kept && kept->keys) {
+        enquire.set_sort_by_key_then_relevance(sorter(kept->keys), !request.reverse);
+        ++kept_use_.sorts_by_keys;
+      } else enquire.set_sort_by_value_then_relevance(schema::kSlotPublished, !request.reverse);
       break;
     case SortOrder::kRecent: {
       // The boost is scaled to this query's best weight so that it shifts
@@ -483,11 +496,12 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
   }
   FacetSpy& counted = sample ? sample_spy : spy;
-  if (kept && !count_values && !prefixes.empty() && !kept->facets) {
-    auto make = [this] { return std::make_shared<const FacetTable>(db_, shards_.shards); };
+  if (kept && kept->facet_table && !prefixes.empty() && !kept->facets) {
+    auto make = [this] { return std::make_shared<const FacetTable>(shards_.shards); };
     kept->facets = kept->tables ? kept->tables->facets(kept->revision, make) : make();
   }
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
+  if (table && !prefixes.empty()) ++kept_use_.facets_from_table;
   if (count_values) counted.count_values(sample ? sample_values : values);
   else counted.count(db_, table);
   if (!prefixes.empty() && !sample) result.facet_counting.sampled = result.total.estimated;

@@ -134,6 +134,15 @@ class Searcher {
 
   const std::string& path() const { return path_; }
 
+  // How often searches used what a long-running searcher keeps
+  // (SearcherOptions::cache_bytes): facets counted from the FacetTable,
+  // sorts by the kept published times. For tests and benchmarks.
+  struct KeptUse {
+    unsigned long facets_from_table = 0;
+    unsigned long sorts_by_keys = 0;
+  };
+  const KeptUse& kept_use() const { return kept_use_; }
+
   // The page of one post (post_page.h): nullopt when no post has the id
   // or link. Throws DatabaseUnavailable.
   std::optional<PostPage> post_page(const PostPageRequest& request);
@@ -165,6 +174,7 @@ class Searcher {
   // the first search; reopen() drops it.
   struct Kept;
   std::unique_ptr<Kept> kept_;
+  KeptUse kept_use_;
   Kept* kept();
 };
 

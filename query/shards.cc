@@ -153,6 +153,10 @@ ShardSet open_shards(const std::string& path, const ShardOptions& options) {
   ShardSet set;
   open_into(set, path, 0, options);
   for (const auto& shard : set.shards) set.all.add_database(shard);
+  const unsigned k = static_cast<unsigned>(set.shards.size());
+  set.distinct_docids = !set.remote;
+  for (unsigned n = 0; n < k && set.distinct_docids && k > 1; ++n)
+    set.distinct_docids = set.shards[n].get_metadata(schema::kMetaDocids) == schema::interleaved_docids_value(n, k);
   return set;
 }
 

@@ -59,6 +59,12 @@ struct ShardSet {
   std::vector<std::string> names;       // each shard's path or "HOST:PORT", for messages
   bool remote = false;                  // some shard is served by xapian-tcpsrv
   std::vector<std::string> remote_names;  // "HOST:PORT" of those, in stub order
+  // The ids of documents in their shards are distinct across shards: one
+  // shard, or local shards of a database written with interleaved ids
+  // (indexer/schema.h: kMetaDocids, each shard marked with its place in
+  // stub order). A table by the id a MatchSpy or KeyMaker is shown then
+  // tells every document apart.
+  bool distinct_docids = false;
   // The spelling databases to consult: each local shard's own
   // (schema::spelling_db_path), then "spelling" beside a stub that lists
   // shards, when it exists: a database, or a stub listing the read

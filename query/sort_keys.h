@@ -6,7 +6,9 @@
 // look-up per match: a tenth of a FastCGI page's instructions. A
 // long-running searcher reads the slot once per revision into a
 // PublishedKeys and sorts by it instead: the same keys (the stored values),
-// so the same order.
+// so the same order. Xapian shows a KeyMaker the document's id in its
+// shard, so the keys are by that id, which must be distinct across the
+// shards (shards.h: ShardSet::distinct_docids).
 //
 // The constructor throws Xapian errors; the rest throws nothing but
 // std::bad_alloc.
@@ -22,7 +24,8 @@ namespace blogsearch {
 
 class PublishedKeys : public Xapian::KeyMaker {
  public:
-  explicit PublishedKeys(const Xapian::Database& db);
+  // From the shards of one revision, whose ids are distinct.
+  explicit PublishedKeys(const std::vector<Xapian::Database>& shards);
 
   // The document's kSlotPublished value; "" when it has none or is not of
   // this revision (as Xapian's own look-up gives for a missing value).

@@ -25,7 +25,7 @@ struct Maker {
   int calls = 0;
   std::shared_ptr<const PublishedKeys> operator()() {
     ++calls;
-    return std::make_shared<const PublishedKeys>(db);
+    return std::make_shared<const PublishedKeys>(std::vector<Xapian::Database>{db});
   }
 };
 
@@ -73,15 +73,45 @@ TEST(RevisionTables, KeyNamesTheRevisionOfALocalDatabase) {
     w.commit();
   }
   Xapian::Database db(dir.string());
-  const std::string first = revision_key(db);
+  const std::string first = revision_key({db});
   EXPECT_NE(first, "");
-  EXPECT_EQ(revision_key(Xapian::Database(dir.string())), first);
+  EXPECT_EQ(revision_key({Xapian::Database(dir.string())}), first);
   {
     Xapian::WritableDatabase w(dir.string(), Xapian::DB_OPEN);
     w.add_document(Xapian::Document());
     w.commit();
   }
-  EXPECT_NE(revision_key(Xapian::Database(dir.string())), first);
+  EXPECT_NE(revision_key({Xapian::Database(dir.string())}), first);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RevisionTables, KeyOfShardsChangesWithACommitToAnyOfThem) {
+  const auto dir = std::filesystem::temp_directory_path() / ("revision_tables_shards." + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string a = (dir / "shard-0").string(), b = (dir / "shard-1").string();
+  auto commit = [](const std::string& path) {
+    Xapian::WritableDatabase w(path, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS);
+    w.add_document(Xapian::Document());
+    w.commit();
+  };
+  commit(a);
+  commit(b);
+  const std::string both = revision_key({Xapian::Database(a), Xapian::Database(b)});
+  EXPECT_NE(both, "");
+  EXPECT_NE(both, revision_key({Xapian::Database(a)}));
+  commit(b);
+  const std::string later = revision_key({Xapian::Database(a), Xapian::Database(b)});
+  EXPECT_NE(later, both);
+  // The same shards, a newer revision: what was kept for `both` is replaced,
+  // and a searcher still at `both` gets a table of its own.
+  RevisionTables tables;
+  Maker make;
+  auto f = [&] { return make(); };
+  const auto newer = tables.keys(later, f);
+  EXPECT_NE(tables.keys(both, f), newer);
+  EXPECT_EQ(tables.keys(later, f), newer);
+  EXPECT_EQ(make.calls, 2);
   std::filesystem::remove_all(dir);
 }
 
@@ -95,7 +125,7 @@ TEST(RevisionTables, ThreadsAskingAtOnceGetOneTable) {
       // Each maker makes its own handle, as each searcher has one.
       got[t] = tables.keys("db-1:1", [&] {
         ++calls;
-        return std::make_shared<const PublishedKeys>(empty_db());
+        return std::make_shared<const PublishedKeys>(std::vector<Xapian::Database>{empty_db()});
       });
     });
   }

@@ -194,6 +194,33 @@ bad_chunk=0
 [ "$bad_chunk" -eq 2 ] || fail "--chunk 0 exited $bad_chunk, expected 2"
 pass "imports in chunks of 1, 2 and 3 versions give the posts of one run (show --format json)"
 
+# ---- --shards: a new database of K shards, ids interleaved (schema.md) -------
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --quiet --shards 3 --db "$tmp/three" \
+  2>/dev/null || rc=$?
+[ "$rc" -eq 0 ] || fail "import-git --shards 3 exited $rc"
+[ "$(grep -c '^auto gen-.*/shard-[0-2]$' "$tmp/three/XAPIANDB")" -eq 3 ] ||
+  fail "import-git --shards 3 made: $(cat "$tmp/three/XAPIANDB")"
+posts_json "$tmp/three" | diff "$tmp/one.json" - >"$tmp/three.diff" ||
+  fail "--shards 3 gives other posts than one shard: $(head -c 600 "$tmp/three.diff")"
+/usr/bin/python3 - "$tmp/three" <<'PY' || fail "a document id of a shard breaks (d-1) % K == s"
+import os, sys, xapian
+db = sys.argv[1]
+shards = [l.split()[1] for l in open(os.path.join(db, "XAPIANDB")) if l.startswith("auto ")]
+k = len(shards)
+for s, path in enumerate(shards):
+    shard = xapian.Database(os.path.join(db, path))
+    assert shard.get_metadata("docids").decode() == "interleaved %d/%d" % (s, k), shard.get_metadata("docids")
+    for p in shard.postlist(""):
+        assert (p.docid - 1) % k == s, (s, p.docid)
+PY
+rc=0
+"$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --quiet --shards 2 --db "$tmp/three" \
+  2>"$tmp/three.err" || rc=$?
+[ "$rc" -eq 4 ] && grep -q "has 3 shards, not 2" "$tmp/three.err" ||
+  fail "import-git --shards 2 into a 3-shard database: exit $rc, $(cat "$tmp/three.err")"
+pass "import-git --shards 3: three shards, the posts of one, ids interleaved; another K is refused"
+
 # ---- bare repository, --feed ---------------------------------------------------
 git clone -q --bare "$repo" "$tmp/bare.git"
 rc=0

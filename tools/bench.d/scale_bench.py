@@ -3,6 +3,7 @@
 scale_bench.py --snapshots DIR --posts N --work DIR --build DIR --src DIR
                [--runs R] [--markdown FILE]
                [--ingest-shards K,K,... [--baseline-index BIN]]
+               [--compare-shards K,K,...] [--gen DIR]
 
 Generates the posts (scale_gen.py: real sentences from the blog-history
 snapshots in DIR, recombined) into WORK, then measures, one tool after the
@@ -23,7 +24,13 @@ With --ingest-shards, only the ingest instead: `blogsearch-index add
 --shards K` for each K (and BIN, an earlier build, beside them) and the FTS5
 import, one after the other on the same posts: wall and CPU time (user +
 sys, from GNU time), posts per second, peak memory and size.
-Prints a markdown table (and writes it to FILE). Nothing generated is kept.
+With --compare-shards, `blogsearch-index add --shards K` for each K (wall,
+CPU, peak memory, size), then one FastCGI process per database, asked the
+query set in turn (each request to every K before the next), p50 and p99.
+With --gen DIR, posts already generated there are used (else generated
+there), so that several runs compare the same posts.
+Prints a markdown table (and writes it to FILE). Nothing generated is kept
+(but DIR of --gen).
 """
 import argparse
 import http.client
@@ -139,6 +146,96 @@ def ingest_shards(args, archive, gen, feeds):
     return lines
 
 
+def start_fastcgi(args, db, cgi):
+    """(server, port): tools/serve running one blogsearch.cgi FastCGI process on `db`."""
+    port = free_port()
+    server = subprocess.Popen([os.path.join(args.src, "tools", "serve"), "--port", str(port), "--db", db,
+                               "--fastcgi", "--procs", "1", "--cache", "0", "--cgi", cgi],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
+def renumber_like_before(db):
+    """Rewrites the shards of `db` as blogsearch wrote them before document
+    ids were interleaved (each shard numbered 1, 2, 3..., no 'docids' mark),
+    to measure that layout beside the new one."""
+    import xapian
+    shards = [line.split()[1] for line in open(os.path.join(db, "XAPIANDB")) if line.startswith("auto ")]
+    for s in shards:
+        path = os.path.join(db, s)
+        subprocess.run(["xapian-compact", "--quiet", path, path + ".old"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", path], check=True)
+        os.rename(path + ".old", path)
+        w = xapian.WritableDatabase(path, xapian.DB_OPEN)
+        w.set_metadata("docids", "")
+        w.commit()
+        w.close()
+
+
+def compare_shards(args, archive, feeds, queries):
+    """The --compare-shards table: ingest for each K, then their FastCGI pages
+    side by side. K followed by "old" (2old): K shards renumbered as before
+    ids were interleaved."""
+    index = os.path.join(args.build, "blogsearch-index")
+    cgi = os.path.join(args.build, "blogsearch.cgi")
+    ks = args.compare_shards.split(",")
+    ingest = []
+    for k in ks:
+        db = os.path.join(args.work, "db-k" + k)
+        print("== ingest: --shards %s" % k, flush=True)
+        wall, cpu, rss = timed_cpu([index, "add", "--quiet", "--shards", k.replace("old", ""), "--db", db, archive])
+        size = du(db)  # as written (renumbering compacts)
+        if k.endswith("old"):
+            renumber_like_before(db)
+        ingest.append((k, db, wall, cpu, rss, size))
+        subprocess.run(["rm", "-rf", os.path.join(args.work, "archive")], check=True)
+    servers = [start_fastcgi(args, db, cgi) for _, db, *_ in ingest]
+    times = {}
+    try:
+        conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for _, port in servers]
+
+        def get(conn, qs):
+            conn.request("GET", "/search?" + qs)
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status != 200:
+                raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
+        for conn in conns:
+            get(conn, "q=warmup&facets=category,author,feed,month")
+        print("== FastCGI pages, %d runs per query and K, interleaved" % args.runs, flush=True)
+        for label, _, qs, _ in queries:
+            for _ in range(args.runs):
+                for i, conn in enumerate(conns):
+                    start = time.perf_counter()
+                    get(conn, qs)
+                    times.setdefault((label, i), []).append((time.perf_counter() - start) * 1000)
+    finally:
+        for server, _ in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait()
+    for _, db, *_ in ingest:
+        subprocess.run(["rm", "-rf", db], check=True)
+    lines = ["Shards side by side (`tools/bench --scale %d --compare-shards %s`): %d posts in %d feeds, "
+             "3 snapshots per feed." % (args.posts, args.compare_shards, args.posts, len(feeds)), "",
+             "| K | add wall s | add CPU s (user+sys) | peak memory | size |", "|---:|---:|---:|---:|---:|"]
+    for k, _, wall, cpu, rss, size in ingest:
+        lines.append("| %s | %.1f | %.1f | %.0f MB | %.0f MB |" % (k, wall, cpu, rss, size / 1e6))
+    lines += ["", "FastCGI page, ms (p50 / p99 of %d; one process per database, answer cache off, requests "
+              "to each K in turn):" % args.runs, "",
+              "| query | " + " | ".join("K=%s" % k for k in ks) + " |", "|---|" + "---:|" * len(ks)]
+    for label, _, _, _ in queries:
+        cells = ["%.1f / %.1f" % (percentile(times[(label, i)], 50), percentile(times[(label, i)], 99))
+                 for i in range(len(ks))]
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    return lines
+
+
 def du(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -166,23 +263,33 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--ingest-shards")
     ap.add_argument("--baseline-index")
+    ap.add_argument("--compare-shards")
+    ap.add_argument("--gen")
     args = ap.parse_args()
     index = os.path.join(args.build, "blogsearch-index")
     search = os.path.join(args.build, "blogsearch")
     cgi = os.path.join(args.build, "blogsearch.cgi")
-    gen = os.path.join(args.work, "gen")
+    gen = args.gen or os.path.join(args.work, "gen")
     db = os.path.join(args.work, "db")
     fts = os.path.join(args.work, "fts5.db")
     rows = []
 
-    print("== generating %d posts" % args.posts, flush=True)
-    subprocess.run([sys.executable, os.path.join(HERE, "scale_gen.py"), "--snapshots", args.snapshots,
-                    "--posts", str(args.posts), "--out", gen], check=True)
+    if not (args.gen and os.path.isdir(os.path.join(gen, "archive"))):
+        print("== generating %d posts" % args.posts, flush=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "scale_gen.py"), "--snapshots", args.snapshots,
+                        "--posts", str(args.posts), "--out", gen], check=True)
     archive = os.path.join(gen, "archive")
     feeds = sorted(os.listdir(archive))
     queries = query_set(feeds[len(feeds) // 2])
     if args.ingest_shards:
         text = "\n".join(ingest_shards(args, archive, gen, feeds)) + "\n"
+        print(text)
+        if args.markdown:
+            with open(args.markdown, "w") as out:
+                out.write(text)
+        return
+    if args.compare_shards:
+        text = "\n".join(compare_shards(args, archive, feeds, queries)) + "\n"
         print(text)
         if args.markdown:
             with open(args.markdown, "w") as out:

@@ -11,7 +11,7 @@ _blogsearch_index() {
     [add]="--db --archive --link --feed -q --quiet --wait --max-body --max-items --shards"
     [fetch]="--config --archive --feed --db -q --quiet --wait --timeout --connect-timeout --retries --max-body --max-items --shards"
     [rebuild]="--archive --db -q --quiet --wait --max-body --max-items --shards"
-    [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items --chunk"
+    [import-git]="--path --feed --archive --db -q --quiet --wait --max-body --max-items --chunk --shards"
     [stats]="--db"
     [parse]="--base-url --charset --max-body --max-items"
     [feeds]=""

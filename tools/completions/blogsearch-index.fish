@@ -40,7 +40,7 @@ complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers parse; and
 complete -c blogsearch-index -n "__fish_seen_subcommand_from $writers parse; and not __fish_seen_subcommand_from feeds" -l max-items -x -d 'Read at most N items of a snapshot'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from add fetch import-git; and not __fish_seen_subcommand_from feeds" -l feed -x -d 'Feed id'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from add; and not __fish_seen_subcommand_from feeds" -l link -d 'Hard-link snapshots into the archive instead of copying'
-complete -c blogsearch-index -n "__fish_seen_subcommand_from add fetch rebuild; and not __fish_seen_subcommand_from feeds" -l shards -x -d 'Shards of a database created (rebuild: of the new one)'
+complete -c blogsearch-index -n "__fish_seen_subcommand_from add fetch rebuild import-git; and not __fish_seen_subcommand_from feeds" -l shards -x -d 'Shards of a database created (rebuild: of the new one)'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from add parse; and not __fish_seen_subcommand_from feeds" -F
 complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch" -l config -r -F -d 'feeds.toml'
 complete -c blogsearch-index -n "__fish_seen_subcommand_from fetch" -l timeout -x -d 'Give up on a request after SECONDS'

@@ -1,0 +1,329 @@
+// Tests of interleaved document ids across shards (indexer/schema.h): every
+// writer path gives shard s of K only ids d with (d-1) % K == s, compaction
+// keeps them, and a long-running searcher then keeps its facet table and
+// sort keys over local shards, answering as over one shard. A sharded
+// database written before (ids 1, 2, 3... in every shard) is still
+// searched right, and a rebuild interleaves it.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <xapian.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "indexer/db_layout.h"
+#include "indexer/import_git.h"
+#include "indexer/rebuild.h"
+#include "indexer/schema.h"
+#include "indexer/snapshot.h"
+#include "indexer/stats.h"
+#include "indexer/writer.h"
+#include "query/searcher.h"
+
+namespace blogsearch {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string rss(int posts, const std::string& changed_body = "") {
+  std::string out =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>Docid Blog</title>"
+      "<link>https://docids.example.org</link>\n";
+  for (int i = 0; i < posts; ++i) {
+    const std::string n = std::to_string(i);
+    out += "<item><title>Post " + n + "</title><link>https://docids.example.org/" + n + "</link><guid>urn:docid-" +
+           n + "</guid><pubDate>Tue, " + std::to_string(10 + i % 18) +
+           " Sep 2026 10:00:00 +0000</pubDate><category>" + (i % 3 ? "odd" : "three") + "</category><description>" +
+           (i == 0 && !changed_body.empty() ? changed_body : "Words of post " + n) + "</description></item>\n";
+  }
+  return out + "</channel></rss>\n";
+}
+
+class DocidsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/docids_test.XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    fs::create_directories(dir_ + "/feeds/docfeed");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  std::vector<Snapshot> feed_snapshot(const std::string& stamp, const std::string& body) {
+    const std::string p = dir_ + "/feeds/docfeed/" + stamp + ".xml";
+    std::ofstream(p) << body;
+    std::vector<std::string> errors;
+    auto snaps = collect_snapshots({p}, "", errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    return snaps;
+  }
+
+  std::vector<Snapshot> sample_data() {
+    std::vector<std::string> errors;
+    auto all = collect_snapshots({data_, std::string(BLOGSEARCH_SOURCE_DIR) + "/tests/feeds/languages"}, "", errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    // And 60 posts of a feed of our own, for more documents to tell apart.
+    for (auto& s : feed_snapshot("2026-09-19T10-00-00Z", rss(60))) all.push_back(std::move(s));
+    return all;
+  }
+
+  // Checks the rule in every shard of `db` and that each is marked so;
+  // returns the number of documents.
+  static unsigned check_interleaved(const std::string& db, unsigned shards) {
+    const Layout layout = read_layout(db);
+    EXPECT_EQ(layout.shards.size(), shards) << db;
+    unsigned total = 0;
+    for (unsigned s = 0; s < layout.shards.size(); ++s) {
+      Xapian::Database shard(layout.shards[s]);
+      EXPECT_EQ(shard.get_metadata(schema::kMetaDocids), schema::interleaved_docids_value(s, shards)) << db;
+      for (auto it = shard.postlist_begin(""); it != shard.postlist_end(""); ++it, ++total)
+        EXPECT_EQ((*it - 1) % shards, s) << "docid " << *it << " in shard " << s << " of " << shards;
+    }
+    return total;
+  }
+
+  // The id of post `id` in its shard of `db`.
+  static Xapian::docid docid_of(const std::string& db, const std::string& id) {
+    const Layout layout = read_layout(db);
+    Xapian::Database shard(layout.shards[schema::shard_of(id, static_cast<unsigned>(layout.shards.size()))]);
+    auto it = shard.postlist_begin(schema::id_term(id));
+    return it == shard.postlist_end(schema::id_term(id)) ? 0 : *it;
+  }
+
+  // Rewrites `db` as blogsearch wrote sharded databases before ids were
+  // interleaved: every shard numbered 1, 2, 3... (a compaction that
+  // renumbers), without the mark.
+  static void make_old_layout(const std::string& db) {
+    for (const std::string& shard : read_layout(db).shards) {
+      Xapian::Database(shard).compact(shard + ".old", Xapian::Compactor::FULL);
+      fs::remove_all(shard);
+      fs::rename(shard + ".old", shard);
+      Xapian::WritableDatabase w(shard, Xapian::DB_OPEN);
+      w.set_metadata(schema::kMetaDocids, "");
+      w.commit();
+    }
+  }
+
+  const std::string data_ = std::string(BLOGSEARCH_SOURCE_DIR) + "/data";
+  std::string dir_;
+};
+
+TEST(InterleavedDocids, MappingFunctions) {
+  EXPECT_EQ(schema::next_interleaved_docid(0, 0, 1), 1u);
+  EXPECT_EQ(schema::next_interleaved_docid(7, 0, 1), 8u);
+  EXPECT_EQ(schema::next_interleaved_docid(0, 0, 3), 1u);
+  EXPECT_EQ(schema::next_interleaved_docid(0, 2, 3), 3u);
+  EXPECT_EQ(schema::next_interleaved_docid(3, 2, 3), 6u);
+  EXPECT_EQ(schema::next_interleaved_docid(4, 1, 3), 5u);
+  EXPECT_EQ(schema::next_interleaved_docid(5, 1, 3), 8u);
+  // Local d of shard s is combined (d-1)*K + s + 1: Xapian's own order.
+  EXPECT_EQ(schema::combined_docid(1, 3), 1u);  // shard 0
+  EXPECT_EQ(schema::combined_docid(3, 3), 9u);  // shard 2: (3-1)*3 + 2 + 1
+  EXPECT_EQ(schema::combined_docid(8, 3), 23u);  // shard 1: 7*3 + 1 + 1
+  EXPECT_EQ(schema::combined_docid(5, 1), 5u);
+  EXPECT_THROW(schema::next_interleaved_docid(0xfffffff0u, 1, 4), Xapian::DatabaseError);
+}
+
+// A new database gets one shard per core (at most 8); an existing one keeps its K.
+TEST_F(DocidsTest, ANewDatabaseGetsOneShardPerCore) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  const unsigned want = std::min(std::max(cores, 1u), 8u);
+  EXPECT_EQ(default_shard_count(), want);
+  {
+    Writer w(dir_ + "/new");
+    EXPECT_EQ(w.shard_count(), want);
+  }
+  EXPECT_EQ(read_layout(dir_ + "/new").shards.size(), want);
+  Writer(dir_ + "/three", 3).ingest(feed_snapshot("2026-09-20T10-00-00Z", rss(4)));
+  Writer again(dir_ + "/three");
+  EXPECT_EQ(again.shard_count(), 3u);
+}
+
+// The combined ids the formula gives are the ones Xapian uses.
+TEST_F(DocidsTest, CombinedIdsAreXapians) {
+  const std::string db = dir_ + "/db";
+  Writer(db, 3).ingest(feed_snapshot("2026-09-20T10-00-00Z", rss(30)));
+  ASSERT_EQ(check_interleaved(db, 3), 30u);
+  Xapian::Database all(db);
+  for (int i = 0; i < 30; ++i) {
+    const std::string id = "urn:docid-" + std::to_string(i);
+    auto it = all.postlist_begin(schema::id_term(id));
+    ASSERT_NE(it, all.postlist_end(schema::id_term(id)));
+    EXPECT_EQ(*it, schema::combined_docid(docid_of(db, id), 3)) << id;
+  }
+}
+
+// add, an update of a post, a rebuild (compacted, also to another K) keep the rule.
+TEST_F(DocidsTest, AddUpdateAndRebuildKeepTheRule) {
+  for (unsigned k : {2u, 3u}) {
+    const std::string db = dir_ + "/db" + std::to_string(k);
+    auto first = feed_snapshot("2026-09-20T10-00-00Z", rss(25));
+    Writer(db, k).ingest(first);
+    EXPECT_EQ(check_interleaved(db, k), 25u);
+    const Xapian::docid before = docid_of(db, "urn:docid-0");
+    ASSERT_NE(before, 0u);
+    auto second = feed_snapshot("2026-09-21T10-00-00Z", rss(27, "A changed body of post zero"));
+    IngestSummary s = Writer(db).ingest(second);
+    EXPECT_EQ(s.posts_updated, 1);
+    EXPECT_EQ(s.posts_added, 2);
+    EXPECT_EQ(check_interleaved(db, k), 27u);
+    EXPECT_EQ(docid_of(db, "urn:docid-0"), before) << "an update keeps its id";
+
+    std::vector<Snapshot> both = first;
+    both.insert(both.end(), second.begin(), second.end());
+    rebuild_database(db, both);
+    EXPECT_EQ(check_interleaved(db, k), 27u);
+    rebuild_database(db, both, {}, k + 2);
+    EXPECT_EQ(check_interleaved(db, k + 2), 27u);
+  }
+}
+
+// import-git writes through the same writer: each version a snapshot.
+TEST_F(DocidsTest, ImportGitKeepsTheRule) {
+  if (std::system("git --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no git to run";
+  const std::string repo = dir_ + "/repo";
+  fs::create_directories(repo);
+  std::string script = "cd '" + repo + "' && git init -q . ";
+  for (int v = 1; v <= 3; ++v) {
+    std::ofstream(repo + "/v" + std::to_string(v) + ".xml") << rss(10 * v, "version " + std::to_string(v));
+    script += "&& cp v" + std::to_string(v) + ".xml feed.xml && git add feed.xml && GIT_AUTHOR_DATE='2026-09-2" + std::to_string(v) + "T10:00:00Z' GIT_COMMITTER_DATE='2026-09-2" +
+              std::to_string(v) + "T10:00:00Z' git -c user.name=t -c user.email=t@example.org commit -q -m v" +
+              std::to_string(v) + " ";
+  }
+  ASSERT_EQ(std::system(script.c_str()), 0) << script;
+  for (unsigned k : {2u, 3u}) {
+    const std::string db = dir_ + "/git" + std::to_string(k);
+    Writer writer(db, k);
+    ImportGitOptions options;
+    options.repo = repo;
+    options.path = "feed.xml";
+    options.feed_id = "gitfeed";
+    options.archive_dir = dir_ + "/archive" + std::to_string(k);
+    options.chunk_versions = 1;
+    options.on_chunk = [&](std::vector<Snapshot>&& chunk, long) { writer.ingest(chunk); };
+    ImportGitResult r = import_git_history(options);
+    EXPECT_EQ(r.snapshots, 3);
+    EXPECT_EQ(check_interleaved(db, k), 30u);
+  }
+}
+
+// ---- searching ------------------------------------------------------------
+
+SearcherOptions long_running() {
+  SearcherOptions o;
+  o.cache_bytes = 64 << 20;
+  return o;
+}
+
+// Facets (value, label up to case, count) and the hits' published times in
+// date order, newest first and oldest first.
+std::string answer(Searcher& s, const std::string& q, bool sample) {
+  std::string out;
+  for (SortOrder order : {SortOrder::kRelevance, SortOrder::kDate}) {
+    for (bool reverse : {false, true}) {
+      if (reverse && order != SortOrder::kDate) continue;
+      SearchRequest r;
+      r.query.text = q;
+      r.query.filters.since = 0;
+      r.sort = order;
+      r.reverse = reverse;
+      r.limit = kMaxLimit;
+      r.exact_count = true;
+      if (sample) r.facet_bound = 20;
+      r.facets = {FacetKind::kFeed, FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kMonth};
+      const SearchResult res = s.search(r);
+      out += "total " + std::to_string(res.total.estimated) + "\n";
+      if (order == SortOrder::kDate)
+        for (const auto& h : res.hits) out += h.post->published + "\n";
+      for (const auto& f : res.facets)
+        for (const auto& v : f.values)
+          out += "facet " + v.value + " " + schema::lowercase_utf8(v.label) + " " + std::to_string(v.count) + "\n";
+    }
+  }
+  return out;
+}
+
+const std::vector<std::string> kQueries = {"", "the", "pytorch", "kernel", "\"custom kernels\"", "category:blog",
+                                           "sprache", "notes OR digest", "words", "category:odd"};
+
+// Over two local shards a long-running searcher counts facets from its
+// FacetTable and sorts by its keys, and answers as over one shard. Past
+// the facet bound the sample is the same too (a hash of the ids, which
+// differ by layout): only the exact counts are compared there.
+TEST_F(DocidsTest, LongRunningSearcherOverTwoShardsAnswersAsOverOne) {
+  if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
+  const std::string one = dir_ + "/one", two = dir_ + "/two";
+  Writer(one, 1).ingest(sample_data());
+  Writer(two, 2).ingest(sample_data());
+  ASSERT_GT(check_interleaved(two, 2), 50u);
+  Searcher s1(one, long_running()), s2(two, long_running()), cli2(two);
+  std::size_t with_facets = 0;
+  for (const auto& q : kQueries) {
+    const std::string a = answer(s1, q, false);
+    EXPECT_EQ(a, answer(s2, q, false)) << q;
+    EXPECT_EQ(a, answer(cli2, q, false)) << q;
+    if (a.find("facet ") != std::string::npos) ++with_facets;
+  }
+  EXPECT_GE(with_facets, 6u);
+  EXPECT_GE(s2.kept_use().facets_from_table, 3 * kQueries.size());
+  EXPECT_GE(s2.kept_use().sorts_by_keys, 3 * kQueries.size());
+  EXPECT_EQ(cli2.kept_use().facets_from_table, 0u);
+  // Sampled facets over two shards: from the table too, counted like the
+  // CLI's (Xapian's ValueCountMatchSpy over the same sample).
+  const unsigned long before = s2.kept_use().facets_from_table;
+  for (const auto& q : {std::string(""), std::string("the")})
+    EXPECT_EQ(answer(s2, q, true), answer(cli2, q, true)) << q;
+  EXPECT_GT(s2.kept_use().facets_from_table, before);
+}
+
+// A sharded database written before ids were interleaved is searched as
+// before (Xapian's value counts, no kept tables), an add keeps writing it
+// that way, and a rebuild interleaves it.
+TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
+  if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
+  const std::string one = dir_ + "/one", two = dir_ + "/two";
+  const auto all = sample_data();
+  Writer(one, 1).ingest(all);
+  Writer(two, 2).ingest(all);
+  make_old_layout(two);
+  {
+    const Layout layout = read_layout(two);
+    Xapian::Database a(layout.shards[0]), b(layout.shards[1]);
+    ASSERT_EQ(a.postlist_begin("") == a.postlist_end("") ? 0u : *a.postlist_begin(""), 1u);
+    ASSERT_EQ(b.postlist_begin("") == b.postlist_end("") ? 0u : *b.postlist_begin(""), 1u)
+        << "both shards have a document 1: the ids repeat";
+  }
+  EXPECT_NE(read_stats(two).layout.find("rebuild"), std::string::npos) << read_stats(two).layout;
+  EXPECT_EQ(read_stats(one).layout, "sharded");
+  // Another post added to it keeps the old numbering (and no mark).
+  const auto extra = feed_snapshot("2026-09-20T10-00-00Z", rss(65));
+  Writer(one).ingest(extra);
+  Writer(two).ingest(extra);
+  for (const std::string& shard : read_layout(two).shards)
+    EXPECT_EQ(Xapian::Database(shard).get_metadata(schema::kMetaDocids), "");
+  {
+    Searcher s1(one, long_running()), s2(two, long_running());
+    for (const auto& q : kQueries) EXPECT_EQ(answer(s1, q, false), answer(s2, q, false)) << q;
+    EXPECT_EQ(s2.kept_use().facets_from_table, 0u);
+    EXPECT_EQ(s2.kept_use().sorts_by_keys, 0u);
+    EXPECT_GT(s1.kept_use().facets_from_table, 0u);
+  }
+  std::vector<Snapshot> both = all;
+  both.insert(both.end(), extra.begin(), extra.end());
+  rebuild_database(two, both);
+  EXPECT_GT(check_interleaved(two, 2), 50u);
+  EXPECT_EQ(read_stats(two).layout, "sharded");
+  Searcher s1(one, long_running()), s2(two, long_running());
+  for (const auto& q : kQueries) EXPECT_EQ(answer(s1, q, false), answer(s2, q, false)) << q;
+  EXPECT_GT(s2.kept_use().facets_from_table, 0u);
+  EXPECT_GT(s2.kept_use().sorts_by_keys, 0u);
+}
+
+}  // namespace
+}  // namespace blogsearch
