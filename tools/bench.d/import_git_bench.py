@@ -5,8 +5,9 @@ import_git_bench.py --snapshots DIR --commits N --work DIR --index BIN
 
 Generates a git-scraping repository of N commits from the blog-history text
 (git_history_gen.py), then imports it once per --chunk (default: the
-binary's own default) into a fresh database and archive, under
-/usr/bin/time -v: peak RSS, user+sys CPU and wall time. With
+binary's own default) into a fresh database and archive, then rebuilds
+that database from the archive, each under /usr/bin/time -v: peak RSS,
+user+sys CPU and wall time. With
 --baseline-index another blogsearch-index (an earlier commit's build) is run
 too, without --chunk. The runs take turns on one machine, so their figures
 compare; prefer CPU to wall time on a shared machine.
@@ -21,15 +22,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def measure(index, repo, work, name, chunk):
-    out = os.path.join(work, name)
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
-    cmd = ["/usr/bin/time", "-v", index, "import-git", repo, "--path", "feeds/feed-0/feed.xml",
-           "--feed", "gen", "--db", os.path.join(out, "db"), "--archive", os.path.join(out, "archive")]
-    if chunk:
-        cmd += ["--chunk", str(chunk)]
-    run = subprocess.run(cmd, capture_output=True, text=True)
+def timed(cmd, name):
+    """Runs cmd under GNU time -v: its peak RSS, CPU and wall time."""
+    run = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("import_git_bench: %s exited %d: %s" % (" ".join(cmd), run.returncode, run.stderr[-2000:]))
 
@@ -41,11 +36,26 @@ def measure(index, repo, work, name, chunk):
     for part in wall.split(":"):
         seconds = seconds * 60 + float(part)
     posts = re.search(r"(\d+) posts added", run.stdout)
-    result = {"name": name, "rss_mb": int(field("Maximum resident set size (kbytes)")) / 1024,
-              "cpu": float(field("User time (seconds)")) + float(field("System time (seconds)")),
-              "wall": seconds, "posts": posts.group(1) if posts else "?"}
+    return {"name": name, "rss_mb": int(field("Maximum resident set size (kbytes)")) / 1024,
+            "cpu": float(field("User time (seconds)")) + float(field("System time (seconds)")),
+            "wall": seconds, "posts": posts.group(1) if posts else "?"}
+
+
+def measure(index, repo, work, name, chunk):
+    """import-git into a fresh database and archive, then `rebuild` of that
+    database from the archive (one feed with the whole history): two rows."""
+    out = os.path.join(work, name.replace(" ", "_"))
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    db, archive = os.path.join(out, "db"), os.path.join(out, "archive")
+    cmd = [index, "import-git", repo, "--path", "feeds/feed-0/feed.xml", "--feed", "gen", "--db", db,
+           "--archive", archive]
+    if chunk:
+        cmd += ["--chunk", str(chunk)]
+    rows = [timed(cmd, name)]
+    rows.append(timed([index, "rebuild", "--quiet", "--db", db, "--archive", archive], "then rebuild (" + name + ")"))
     shutil.rmtree(out, ignore_errors=True)  # the archive is as big as the history
-    return result
+    return rows
 
 
 def main():
@@ -68,11 +78,13 @@ def main():
     rows = []
     for chunk in args.chunk or [None]:
         name = "import-git" + (" --chunk %d" % chunk if chunk else "")
-        rows.append(measure(args.index, repo, args.work, name, chunk))
-        print("import_git_bench: %(name)s: %(rss_mb).0f MB peak, %(cpu).1f s CPU, %(wall).1f s wall" % rows[-1])
+        rows += measure(args.index, repo, args.work, name, chunk)
+        for r in rows[-2:]:
+            print("import_git_bench: %(name)s: %(rss_mb).0f MB peak, %(cpu).1f s CPU, %(wall).1f s wall" % r)
     if args.baseline_index:
-        rows.append(measure(args.baseline_index, repo, args.work, "baseline import-git", None))
-        print("import_git_bench: %(name)s: %(rss_mb).0f MB peak, %(cpu).1f s CPU, %(wall).1f s wall" % rows[-1])
+        rows += measure(args.baseline_index, repo, args.work, "baseline import-git", None)
+        for r in rows[-2:]:
+            print("import_git_bench: %(name)s: %(rss_mb).0f MB peak, %(cpu).1f s CPU, %(wall).1f s wall" % r)
     lines = ["| %d commits | peak RSS | CPU (user+sys) | wall | posts |" % args.commits,
              "|---|---:|---:|---:|---:|"]
     for r in rows:
