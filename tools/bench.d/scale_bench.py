@@ -330,19 +330,10 @@ def main():
         cli_rows.append((label, b_times, b_rss, s_times, s_rss))
 
     print("== long-running process: FastCGI vs one sqlite3 connection", flush=True)
-    port = free_port()
-    server = subprocess.Popen([os.path.join(args.src, "tools", "serve"), "--port", str(port), "--db", db,
-                               "--fastcgi", "--procs", "1", "--cache", "0", "--cgi", cgi],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    server, port = start_fastcgi(args, db, cgi)
     web_rows = []
     fcgi_rss = None
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.5).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         def get(qs):
             conn.request("GET", "/search?" + qs)
