@@ -5,6 +5,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <ctime>
+
 namespace blogsearch::web {
 
 namespace {
@@ -20,11 +23,28 @@ bool cpu_ns(clockid_t clock, long long* out) {
   return true;
 }
 
+// Xapian's search time limit is a POSIX timer that notifies through a
+// thread (SIGEV_THREAD). glibc starts one helper thread for all such
+// timers at the first timer_create(), and the helper takes the nice value
+// of the thread that called it: were that a lowered request's thread, the
+// helper would stay at nice 19 for good, and every time limit after would
+// fire from a nice-19 thread, late under load. A timer made and deleted
+// here, before any request, starts the helper at the process's priority.
+void start_timer_helper() {
+  sigevent sev{};
+  sev.sigev_notify = SIGEV_THREAD;
+  sev.sigev_notify_function = [](sigval) {};
+  timer_t id;
+  if (timer_create(CLOCK_MONOTONIC, &sev, &id) == 0) timer_delete(id);
+}
+
 }  // namespace
 
 PriorityWatch::PriorityWatch(std::chrono::milliseconds lower_after)
     : limit_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(lower_after).count()) {
-  if (limit_ns_ > 0) watcher_ = std::thread([this] { watch(); });
+  if (limit_ns_ <= 0) return;
+  start_timer_helper();
+  watcher_ = std::thread([this] { watch(); });
 }
 
 PriorityWatch::~PriorityWatch() {

@@ -12,7 +12,9 @@
 // starts a new one.
 //
 // Several requests are watched at once (a process answers one per searcher,
-// searcher_slots.h), each by the thread that answers it. Linux keeps a nice
+// searcher_slots.h), each by the thread that answers it. Constructing it
+// also starts glibc's thread for Xapian's time-limit timers at the
+// constructing thread's priority (request_priority.cc says why). Linux keeps a nice
 // value per thread; a system call that fails leaves the
 // request at its priority, nothing else. Constructing may throw
 // std::system_error (no thread); the rest never throws.
