@@ -132,4 +132,22 @@ void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query
   }
 }
 
+namespace {
+
+bool has_xor(const Xapian::Query& q) {
+  if (q.get_type() == Xapian::Query::OP_XOR) return true;
+  for (std::size_t i = 0; i < q.get_num_subqueries(); ++i)
+    if (has_xor(q.get_subquery(i))) return true;
+  return false;
+}
+
+}  // namespace
+
+void check_shard_operators(const Xapian::Database& db, const Xapian::Query& query, const std::string& text) {
+  if (db.size() < 2 || !has_xor(query)) return;
+  throw QueryError("XOR cannot be searched in a database of several shards (Xapian 1.4 fails on it); "
+                   "write (a OR b) NOT (a AND b) instead",
+                   text, column_of(text, "xor"), 3);
+}
+
 }  // namespace blogsearch

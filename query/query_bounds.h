@@ -43,4 +43,10 @@ void check_query_size(const std::string& text, const SearchBounds& bounds);
 void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query, const std::string& text,
                           Xapian::termcount max_terms);
 
+// Throws QueryError when `query` (as parsed from `text`) uses XOR and `db`
+// has several shards: Xapian 1.4.22 crashes on it there (MultiXorPostList::
+// recalc_maxweight, once every term of the XOR has ended in a shard that
+// is not the last), so it is refused with the way to write it instead.
+void check_shard_operators(const Xapian::Database& db, const Xapian::Query& query, const std::string& text);
+
 }  // namespace blogsearch

@@ -330,6 +330,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   };
   BuiltQuery built = build(typed);
   check_wildcard_total(db_, built.query, request.query.text, request.query.max_wildcard_expansion);
+  check_shard_operators(db_, built.query, request.query.text);
   result.searched_as_words = built.as_words;
 
   std::vector<std::string> prefixes;
