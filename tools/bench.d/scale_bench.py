@@ -281,15 +281,11 @@ def main():
     archive = os.path.join(gen, "archive")
     feeds = sorted(os.listdir(archive))
     queries = query_set(feeds[len(feeds) // 2])
-    if args.ingest_shards:
-        text = "\n".join(ingest_shards(args, archive, gen, feeds)) + "\n"
-        print(text)
-        if args.markdown:
-            with open(args.markdown, "w") as out:
-                out.write(text)
-        return
-    if args.compare_shards:
-        text = "\n".join(compare_shards(args, archive, feeds, queries)) + "\n"
+    # The modes that measure one thing only, instead of the whole run.
+    only = (ingest_shards(args, archive, gen, feeds) if args.ingest_shards
+            else compare_shards(args, archive, feeds, queries) if args.compare_shards else None)
+    if only is not None:
+        text = "\n".join(only) + "\n"
         print(text)
         if args.markdown:
             with open(args.markdown, "w") as out:
