@@ -3,6 +3,7 @@
 // watching several requests' threads. Meant to run under the thread
 // sanitizer too.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,20 +124,28 @@ void spin_cpu(long long ms) {
 }
 
 // Two requests at once, on two threads: the one that uses CPU past the
-// limit is lowered to nice 19, the one that waits is not, and each thread
-// learns its own outcome.
+// limit is lowered to nice 19 and the SCHED_IDLE policy, soon after it
+// reaches the limit, the one that waits is not, and each thread learns its
+// own outcome.
 TEST(PriorityWatch, WatchesSeveralRequestsAtOnce) {
   PriorityWatch watch(20ms);
   const int base = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));  // the test's own nice
   ASSERT_LT(base, 19);
   std::atomic<bool> busy_lowered{false}, idle_lowered{true};
   std::atomic<int> busy_nice{0}, idle_nice{-1};
+  std::atomic<int> busy_policy{-1}, idle_policy{-1};
+  std::atomic<long long> busy_cpu_when_lowered{-1};
   std::atomic<int> started{0};
   std::thread busy([&] {
     watch.begin();
     ++started;
-    spin_cpu(300);  // well past 20 ms of CPU, even on a loaded machine
+    const long long begun = thread_cpu_ms();
+    // Spins until the watcher lowers it, noting how much CPU that took.
+    while (sched_getscheduler(0) != SCHED_IDLE && thread_cpu_ms() - begun < 2000) spin_cpu(1);
+    busy_cpu_when_lowered = thread_cpu_ms() - begun;
+    spin_cpu(50);
     busy_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    busy_policy = sched_getscheduler(0);
     busy_lowered = watch.end();
   });
   std::thread idle([&] {
@@ -144,6 +153,7 @@ TEST(PriorityWatch, WatchesSeveralRequestsAtOnce) {
     ++started;
     std::this_thread::sleep_for(300ms);  // wall time, no CPU
     idle_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    idle_policy = sched_getscheduler(0);
     idle_lowered = watch.end();
   });
   busy.join();
@@ -151,8 +161,14 @@ TEST(PriorityWatch, WatchesSeveralRequestsAtOnce) {
   EXPECT_EQ(started.load(), 2);
   EXPECT_TRUE(busy_lowered.load());
   EXPECT_EQ(busy_nice.load(), 19);
+  EXPECT_EQ(busy_policy.load(), SCHED_IDLE);
+  // Lowered once it could have used 20 ms, not much later (the slack is
+  // for a loaded machine or a sanitizer build).
+  EXPECT_GE(busy_cpu_when_lowered.load(), 20);
+  EXPECT_LT(busy_cpu_when_lowered.load(), 200);
   EXPECT_FALSE(idle_lowered.load());
   EXPECT_EQ(idle_nice.load(), base);
+  EXPECT_EQ(idle_policy.load(), SCHED_OTHER);
   EXPECT_EQ(watch.active(), 0u);
 }
 

@@ -72,6 +72,14 @@ constexpr unsigned long kMaxSearchers = 64;
 // Free heap bytes past which a FastCGI process returns memory after a request.
 constexpr std::size_t kTrimAboveBytes = std::size_t{16} << 20;
 
+// A large request (a big page, many posting lists) leaves glibc's heap
+// holding its peak: what is free goes back to the system when it is a lot,
+// so that each process keeps its working size (the check reads malloc's
+// counters: microseconds).
+void return_free_memory() {
+  if (mallinfo2().fordblks > kTrimAboveBytes) malloc_trim(0);
+}
+
 // The decimal number in environment variable `name`, at most `max`: kUnset
 // when it is not set. False when it is set to anything else.
 bool number_from_environment(const char* name, unsigned long max, unsigned long* out) {
@@ -189,15 +197,17 @@ int main() {
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&stop_signals, sig);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // for every thread made from here
   // A request that has used BLOGSEARCH_CGI_LOWER_AFTER_MS of CPU (default
-  // 10; ordinary searches use 1 to 5) finishes at the lowest priority, so
-  // that expensive requests cannot slow the others (request_priority.h);
-  // its thread then ends and a new one takes its place.
+  // 2; an ordinary search uses well under 1 on a quiet machine) finishes at
+  // the lowest priority, so that expensive requests cannot slow the others
+  // (request_priority.h); its thread then ends and a new one takes its
+  // place. Each millisecond an expensive request runs at the ordinary
+  // priority is one the ordinary searches of every process wait for.
   if (!number_from_environment("BLOGSEARCH_CGI_LOWER_AFTER_MS", 60000, &n)) {
     std::cerr << "blogsearch.cgi: BLOGSEARCH_CGI_LOWER_AFTER_MS must be a number of milliseconds (0 to 60000, "
                  "0: never)\n";
     return 2;
   }
-  PriorityWatch priority(std::chrono::milliseconds(n != kUnset ? n : 10));
+  PriorityWatch priority(std::chrono::milliseconds(n != kUnset ? n : 2));
   std::mutex accept_lock;  // libfcgi's accept is not thread-safe
   const int kThreads = static_cast<int>(searchers) + 1;
   std::mutex threads_lock;
@@ -229,12 +239,14 @@ int main() {
       }
       write_response(request, env, response, get("CONTENT_LENGTH"));
       FCGX_Finish_r(&request);
-      // A large request (a big page, many posting lists) leaves glibc's
-      // heap holding its peak: give what is free back to the system when
-      // it is a lot, so that each process keeps its working size (the
-      // check reads malloc's counters: microseconds).
-      if (mallinfo2().fordblks > kTrimAboveBytes) malloc_trim(0);
+      // A lowered thread never walks the heap: mallinfo2() and
+      // malloc_trim() take every malloc arena's lock in turn, and a thread
+      // at the lowest priority that is preempted holding one keeps every
+      // ordinary request of the process that needs memory waiting (it
+      // made 10 to 17 ms of an ordinary search's time under attack). The
+      // thread that replaces it trims instead.
       if (lowered) break;
+      return_free_memory();
     }
     FCGX_Free(&request, 1);  // a connection the web server kept open goes with the thread
     std::lock_guard<std::mutex> hold(threads_lock);
@@ -250,7 +262,8 @@ int main() {
     std::_Exit(0);
   }).detach();
   // This thread only keeps kThreads serving: it replaces the ones that
-  // were lowered, and waits for all of them once accept fails.
+  // were lowered (returning what their requests freed, at its own
+  // priority), and waits for all of them once accept fails.
   std::unique_lock<std::mutex> threads(threads_lock);
   for (;;) {
     if (!stopped) {
@@ -259,6 +272,9 @@ int main() {
     thread_ended.wait(threads, [&] { return ended > 0; });
     running -= ended;
     ended = 0;
+    threads.unlock();
+    return_free_memory();
+    threads.lock();
     if (stopped && running == 0) break;
   }
   return 0;

@@ -2,9 +2,11 @@
 #include "web/request_priority.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <ctime>
 
@@ -12,8 +14,8 @@ namespace blogsearch::web {
 
 namespace {
 
-// How often the watcher looks at a request's CPU time while it runs.
-constexpr std::chrono::milliseconds kPoll{2};
+// The shortest the watcher sleeps while a request runs (see watch()).
+constexpr std::chrono::nanoseconds kMinSleep{100000};
 constexpr int kLowest = 19;
 
 bool cpu_ns(clockid_t clock, long long* out) {
@@ -36,6 +38,17 @@ void start_timer_helper() {
   sev.sigev_notify_function = [](sigval) {};
   timer_t id;
   if (timer_create(CLOCK_MONOTONIC, &sev, &id) == 0) timer_delete(id);
+}
+
+// SCHED_IDLE as well as nice 19: a waking ordinary request preempts a
+// SCHED_IDLE thread at once, where a nice-19 one could keep it waiting for
+// the rest of a time slice. nice 19 alone is what is left where SCHED_IDLE
+// is refused, and shows in ps (and in cgi_busy.sh) either way.
+void lower(pid_t tid) {
+  sched_param param{};
+  param.sched_priority = 0;
+  setpriority(PRIO_PROCESS, static_cast<id_t>(tid), kLowest);
+  sched_setscheduler(tid, SCHED_IDLE, &param);
 }
 
 }  // namespace
@@ -94,23 +107,31 @@ std::size_t PriorityWatch::lowered() const {
 
 // A thread and its CPU clock stay valid while it is in requests_: the
 // request's thread removes itself (under the lock) before it can end.
+//
+// A thread uses at most one second of CPU per second, so a request that
+// has `left` of its allowance cannot reach it before `left` has passed:
+// the watcher sleeps until the first request could, and looks again
+// (waking every few hundred microseconds instead would cost each process
+// thousands of wake-ups a second, at the ordinary priority).
 void PriorityWatch::watch() {
   std::unique_lock<std::mutex> lock(lock_);
   while (!stopping_) {
-    bool watching = false;
+    long long soonest = -1;
     for (Request& r : requests_) {
       if (r.lowered) continue;
       long long now = 0;
-      if (cpu_ns(r.clock, &now) && now - r.start_ns >= limit_ns_) {
-        // Lowered even when setpriority fails: the thread is replaced anyway.
-        setpriority(PRIO_PROCESS, static_cast<id_t>(r.tid), kLowest);
+      if (!cpu_ns(r.clock, &now)) continue;
+      const long long left = limit_ns_ - (now - r.start_ns);
+      if (left <= 0) {
+        // Lowered even when this fails: the thread is replaced anyway.
+        lower(r.tid);
         r.lowered = true;
         continue;
       }
-      watching = true;
+      if (soonest < 0 || left < soonest) soonest = left;
     }
-    if (watching) changed_.wait_for(lock, kPoll);
-    else changed_.wait(lock);
+    if (soonest < 0) changed_.wait(lock);
+    else changed_.wait_for(lock, std::chrono::nanoseconds(std::max<long long>(soonest, kMinSleep.count())));
   }
 }
 

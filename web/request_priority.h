@@ -4,9 +4,10 @@
 // wildcards, the largest pages), the ordinary searches of other users must
 // still get the CPU at once. A PriorityWatch follows the request its
 // process is answering and, once that request has used `lower_after` of
-// its thread's CPU time, lowers the thread to the lowest priority (nice
-// 19): the kernel then runs every ordinary request, in this process or in
-// another, before it, and the expensive one finishes on what is left. An
+// its thread's CPU time, lowers the thread to the lowest priority (the
+// SCHED_IDLE policy, and nice 19): the kernel then runs every ordinary
+// request, in this process or in another, before it, and the expensive one
+// finishes on what is left. An
 // unprivileged process cannot raise a thread's priority back, so a thread
 // that was lowered ends after its request (end() says so) and the caller
 // starts a new one.

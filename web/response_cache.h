@@ -11,13 +11,17 @@
 // the time its search took when it was made.
 //
 // Thread-safe: the searchers of one FastCGI process (searcher_slots.h)
-// share one cache, each under its lock for a look-up or an insertion (a hit
-// is copied out). Nothing throws except std::bad_alloc.
+// share one cache. Its lock is held only to move pointers: a response is
+// copied, and a dropped one freed, outside it, since a thread lowered to
+// the lowest priority (request_priority.h) that is preempted holding the
+// lock would keep every ordinary request of the process waiting. Nothing
+// throws except std::bad_alloc.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -50,20 +54,23 @@ class ResponseCache {
  private:
   struct Entry {
     std::string key;
-    Response response;
+    std::shared_ptr<const Response> response;
+    std::size_t weight = 0;
     std::chrono::steady_clock::time_point made;
   };
+  using Entries = std::list<Entry>;
   static std::size_t weight(const std::string& key, const Response& response);
-  void drop_oldest();
-  void clear();
+  // Move entries into `dropped`, to be freed once the lock is released.
+  void drop_oldest(Entries& dropped);
+  void clear(Entries& dropped);
 
   mutable std::mutex lock_;
   std::size_t entries_;
   int seconds_;
   std::size_t max_bytes_;
   std::size_t bytes_ = 0;
-  std::list<Entry> lru_;  // least recently used first
-  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  Entries lru_;  // least recently used first
+  std::unordered_map<std::string, Entries::iterator> index_;
   DiskState state_;
 };
 

@@ -8,7 +8,7 @@ up to 2, 5, 10, 20, 50, 100, 200 ms or more) alone and under load, and
 what the worst requests got (status counts).
 
   load_bench.py --cgi BIN --db DIR [--seconds S] [--clients N] [--port P]
-                [--procs N] [--searchers N] [--markdown FILE]
+                [--procs N] [--searchers N] [--lower-after MS] [--markdown FILE]
 """
 import argparse
 import http.client
@@ -79,6 +79,8 @@ def main():
     ap.add_argument("--procs", type=int, default=0, help="FastCGI processes (default: tools/serve's)")
     ap.add_argument("--searchers", type=int, default=0,
                     help="searchers per process (BLOGSEARCH_CGI_SEARCHERS; default: tools/serve's)")
+    ap.add_argument("--lower-after", type=int, default=-1,
+                    help="CPU ms after which a request is lowered (BLOGSEARCH_CGI_LOWER_AFTER_MS; default: tools/serve's)")
     ap.add_argument("--markdown")
     a = ap.parse_args()
     src = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -87,6 +89,8 @@ def main():
         cmd += ["--procs", str(a.procs)]
     if a.searchers:
         cmd += ["--searchers", str(a.searchers)]
+    if a.lower_after >= 0:
+        cmd += ["--lower-after", str(a.lower_after)]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     try:
         for _ in range(100):
