@@ -23,7 +23,6 @@
 #include <rapidjson/reader.h>
 
 #include "common/utf8.h"
-#include "record/json_fields.h"
 
 #include <algorithm>
 #include <ctime>
@@ -41,23 +40,6 @@ namespace {
 
 json time_or_null(const std::optional<std::int64_t>& t) { return t ? json(*t) : json(nullptr); }
 
-std::optional<std::int64_t> opt_time(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<std::int64_t>();
-}
-
-std::vector<std::string> strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it != j.end() && it->is_array())
-    for (const auto& v : *it)
-      if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-using json_fields::num;
-using json_fields::str;
 
 // Below this many bytes saved the whole text is stored: a delta has to pay
 // for its own brackets and numbers.
@@ -88,18 +70,6 @@ void put_text(json& out, const char* key, const char* delta_key, const std::stri
     }
   }
   out[key] = now;
-}
-
-std::string get_text(const json& c, const char* key, const char* delta_key, const std::string* before) {
-  auto it = c.find(delta_key);
-  if (it == c.end()) return str(c, key);
-  const json& d = *it;
-  if (!before || !d.is_array() || d.size() != 3 || !d[0].is_number_unsigned() || !d[1].is_number_unsigned() ||
-      !d[2].is_string())
-    return {};
-  const std::uint64_t p = d[0].get<std::uint64_t>(), s = d[1].get<std::uint64_t>();
-  if (p > before->size() || s > before->size() - p) return {};
-  return before->substr(0, p) + d[2].get<std::string>() + before->substr(before->size() - s);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // PostRecord, every field of its layout, data of another shape read safely; the history (document
 // data) and the feed metadata, encoded and decoded.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdint>
 #include <string>
@@ -247,8 +248,25 @@ TEST(StoredText, LongTextIsCompressedAndReadBack) {
   for (int i = 0; i < 200; ++i) text += "The quick brown fox jumps over the lazy dog " + std::to_string(i) + ". ";
   const std::string stored = encode_stored_text(text);
   EXPECT_LT(stored.size(), text.size() / 2);
-  EXPECT_EQ(stored.substr(0, 2), std::string("\0Z", 2));
+  EXPECT_EQ(stored.substr(0, 2), std::string("\0L", 2));
   EXPECT_EQ(decode_stored_text(stored), text);
+}
+
+// Databases written before LZ4 hold zlib streams: they still read.
+TEST(StoredText, ZlibValuesOfOlderDatabasesStillRead) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "Ein zlib-Strom von früher " + std::to_string(i) + ". ";
+  uLongf bound = compressBound(static_cast<uLong>(text.size()));
+  std::string stored(6 + bound, '\0');
+  stored[1] = 'Z';
+  const auto n = static_cast<std::uint32_t>(text.size());
+  for (int i = 0; i < 4; ++i) stored[2 + i] = static_cast<char>((n >> (24 - 8 * i)) & 0xFF);
+  ASSERT_EQ(compress2(reinterpret_cast<Bytef*>(&stored[6]), &bound, reinterpret_cast<const Bytef*>(text.data()),
+                      static_cast<uLong>(text.size()), 1),
+            Z_OK);
+  stored.resize(6 + bound);
+  EXPECT_EQ(decode_stored_text(stored), text);
+  EXPECT_EQ(decode_stored_text(stored.substr(0, stored.size() - 4)), "");
 }
 
 TEST(StoredText, ShortAndIncompressibleTextsAreKeptAsTheyAre) {
@@ -272,17 +290,26 @@ TEST(StoredText, TextStartingWithNulIsNotMistakenForCompressed) {
 }
 
 TEST(StoredText, DamagedValuesReadAsNothing) {
-  std::string text(5000, 'a');
+  std::string text;
+  for (int i = 0; i < 500; ++i) text += "word" + std::to_string(i % 37) + ' ';
   std::string stored = encode_stored_text(text);
-  ASSERT_EQ(stored.substr(0, 2), std::string("\0Z", 2));
+  ASSERT_EQ(stored.substr(0, 2), std::string("\0L", 2));
   std::string truncated = stored.substr(0, stored.size() / 2);
   EXPECT_EQ(decode_stored_text(truncated), "");
   std::string huge = stored;
-  huge[2] = '\x7f';  // a length far past what the stream inflates to
+  huge[2] = '\x7f';  // a length far past what the block can expand to: refused before allocating
   EXPECT_EQ(decode_stored_text(huge), "");
-  std::string flipped = stored;
-  flipped[stored.size() - 3] ^= 0x55;
-  EXPECT_EQ(decode_stored_text(flipped), "");
+  std::string shorter = stored;
+  shorter[5] = static_cast<char>(static_cast<unsigned char>(shorter[5]) - 1);  // one byte less than the block holds
+  EXPECT_EQ(decode_stored_text(shorter), "");
+  // An LZ4 block has no checksum: a changed byte reads as nothing or as a
+  // text of the stated length, never past it.
+  for (std::size_t at = 6; at < stored.size(); at += 7) {
+    std::string flipped = stored;
+    flipped[at] ^= 0x55;
+    const std::string got = decode_stored_text(flipped);
+    EXPECT_TRUE(got.empty() || got.size() == text.size()) << "byte " << at;
+  }
 }
 
 }  // namespace

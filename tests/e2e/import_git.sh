@@ -114,14 +114,16 @@ PY
 
 check_db() {  # LABEL: the index built from the four versions
   /usr/bin/python3 - "$BLOGSEARCH_DB" <<'PY' || fail "$1: the index does not hold the history as committed"
-import json, sys, xapian, zlib
+import json, os, sys, xapian
+sys.path.insert(0, os.path.join(os.environ["SOURCE_DIR"], "tests", "e2e"))
+from golden_check import stored_text  # record/stored_text.h, as the golden test reads it
 db = xapian.Database(sys.argv[1])
 docs = {}
 for item in db.postlist("XFEEDtest-feed"):
     doc = db.get_document(item.docid)
     d = json.loads(doc.get_value(7))  # kSlotRecord
     t = doc.get_value(5)  # indexer/schema.h: kSlotText (record/stored_text.h)
-    d["text"] = (zlib.decompress(t[6:]) if t[:2] == b"\0Z" else t[2:] if t[:2] == b"\0P" else t).decode()
+    d["text"] = stored_text(t).decode()
     docs[d["id"]] = d
 assert sorted(docs) == ["urn:history:%d" % i for i in range(1, 7)], sorted(docs)
 p1, p2, p4, p6 = (docs["urn:history:%d" % i] for i in (1, 2, 4, 6))

@@ -18,6 +18,7 @@ import sqlite3
 import sys
 import zlib
 
+import lz4.block
 import xapian
 
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
@@ -25,8 +26,11 @@ SLOT_RECORD = 7  # kSlotRecord: the post record (JSON)
 
 
 def stored_text(value):
-    """The plain text of a kSlotText value (record/stored_text.h): zlib after
-    "\\0Z" and a 4-byte length, as it is after "\\0P", else as it is."""
+    """The plain text of a kSlotText value (record/stored_text.h): an LZ4
+    block after "\\0L" and a 4-byte big-endian length (zlib after "\\0Z" in
+    databases written before), as it is after "\\0P", else as it is."""
+    if value[:2] == b"\0L":
+        return lz4.block.decompress(value[6:], uncompressed_size=int.from_bytes(value[2:6], "big"))
     if value[:2] == b"\0Z":
         return zlib.decompress(value[6:])
     return value[2:] if value[:2] == b"\0P" else value
