@@ -20,9 +20,9 @@
 #include "record/post_history.h"
 
 #include <nlohmann/json.hpp>
-#include <rapidjson/reader.h>
 
 #include "common/utf8.h"
+#include "record/json_reader.h"
 
 #include <algorithm>
 #include <ctime>
@@ -449,9 +449,7 @@ std::string text_of(const std::string& whole, const RawDelta& d, const std::stri
 PostHistory decode_in_place(std::string& data) {
   PostHistory h;
   HistoryHandler handler;
-  rapidjson::Reader reader;
-  rapidjson::InsituStringStream in(data.data());  // NUL-terminated: a std::string's
-  if (reader.Parse<rapidjson::kParseInsituFlag>(in, handler).IsError() ||
+  if (!parse_in_place(data, handler) ||
       !handler.root_object) {
     h.ok = false;
     return h;

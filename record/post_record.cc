@@ -11,9 +11,9 @@
 #include "record/post_record.h"
 
 #include <nlohmann/json.hpp>
-#include <rapidjson/reader.h>
 
 #include "indexer/schema.h"
+#include "record/json_reader.h"
 #include "record/stored_text.h"
 
 namespace blogsearch {
@@ -172,9 +172,7 @@ PostRecord read_post_record(const Xapian::Document& doc, bool with_text) {
 PostRecord parse_post_record(std::string data, Xapian::docid docid) {
   PostRecord p;
   RecordHandler handler(p);
-  rapidjson::Reader reader;
-  rapidjson::InsituStringStream in(data.data());  // ours, NUL-terminated
-  if (reader.Parse<rapidjson::kParseInsituFlag>(in, handler).IsError()) p = PostRecord();
+  if (!parse_in_place(data, handler)) p = PostRecord();
   p.docid = docid;
   return p;
 }
