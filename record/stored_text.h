@@ -17,7 +17,10 @@
 // the same.
 //
 // encode_stored_text() throws only std::bad_alloc. decode_stored_text()
-// throws only std::bad_alloc: a damaged compressed value decodes to "".
+// throws only std::bad_alloc: a damaged compressed value decodes to "" when
+// the damage shows (a wrong length, a cut or malformed block; an LZ4 block
+// carries no checksum, so a changed literal byte reads as another text of
+// the stated length, as a changed plain value would).
 #pragma once
 
 #include <cstddef>
