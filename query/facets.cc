@@ -157,7 +157,7 @@ void FacetSpy::add(std::string_view term, std::string_view label, Xapian::doccou
     if (term.compare(0, prefixes_[i].size(), prefixes_[i]) != 0) continue;
     const std::string key(term);
     counts_[i][key] += n;
-    if (!label.empty()) labels_[i].emplace(key, label);
+    if (!label.empty()) labels_[i][key][std::string(label)] += n;
   }
 }
 
@@ -171,7 +171,7 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
   }
   // Posts of one feed and month without categories share their value, so
   // count each distinct value once and its terms after, in the order of
-  // the first post carrying each (so labels come from the lowest docid).
+  // the first post carrying each.
   struct Seen {
     Xapian::doccount n = 0;
     Xapian::docid first = 0;
@@ -209,8 +209,17 @@ void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
 void FacetSpy::terms_from_counts() {
   for (std::size_t i = 0; i < prefixes_.size(); ++i)
     for (const auto& entry : counts_[i]) {
-      auto label = labels_[i].find(entry.first);
-      terms_[i].push_back({&entry.first, entry.second, label != labels_[i].end() ? &label->second : nullptr});
+      const std::string* label = nullptr;
+      auto labels = labels_[i].find(entry.first);
+      if (labels != labels_[i].end()) {
+        Xapian::doccount most = 0;
+        for (const auto& [text, n] : labels->second)  // in byte order: the first of a tie stays
+          if (n > most) {
+            most = n;
+            label = &text;
+          }
+      }
+      terms_[i].push_back({&entry.first, entry.second, label});
     }
 }
 
@@ -224,7 +233,8 @@ void FacetSpy::count_from_table(const FacetTable& table) {
     for (const std::uint32_t* p = table.begin(did); p != table.end(did); ++p)
       if (n[*p]++ == 0) seen.push_back(*p);
   // Per term (the pairs of one term differ in their labels): the sum, and
-  // the first pair with a label, which is the label of the lowest docid.
+  // the pair whose label most matches carry, ties to the first label in
+  // byte order (TermCount).
   constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::vector<Xapian::doccount> term_n(table.terms().size(), 0);
   std::vector<std::uint32_t> term_label(table.terms().size(), kNone);
@@ -233,7 +243,9 @@ void FacetSpy::count_from_table(const FacetTable& table) {
     const std::uint32_t t = pairs[p].term_rank;
     if (term_n[t] == 0) ranks.push_back(t);
     term_n[t] += n[p];
-    if (term_label[t] == kNone && !pairs[p].label.empty()) term_label[t] = p;
+    if (pairs[p].label.empty()) continue;
+    const std::uint32_t best = term_label[t];
+    if (best == kNone || n[p] > n[best] || (n[p] == n[best] && pairs[p].label < pairs[best].label)) term_label[t] = p;
   }
   std::sort(ranks.begin(), ranks.end());  // byte order of the terms
   for (std::uint32_t t : ranks) {

@@ -65,8 +65,12 @@ class FacetTable {
 };
 
 // One facet term and the number of matching documents that carry it, with
-// its label as the matching post with the lowest docid wrote it (null when
-// no matching post's value holds a label: feeds, months, long labels).
+// its label as most of the matching posts wrote it, ties going to the first
+// in byte order (null when no matching post's value holds a label: feeds,
+// months, long labels). Every way of counting (a FacetTable, the value
+// streams, Xapian's ValueCountMatchSpy over remote shards) knows how many
+// matches carry each label, so all of them label a category written
+// "Debugging" and "debugging" alike.
 struct TermCount {
   const std::string* term;
   Xapian::doccount n;
@@ -88,9 +92,7 @@ class FacetSpy : public Xapian::MatchSpy {
   // Counts instead from what a Xapian::ValueCountMatchSpy on
   // schema::kSlotFacets counted over the matches: the way for remote
   // shards, where xapian-tcpsrv runs only Xapian's own match spies. The
-  // counts are count()'s; a term's label is the first in byte order of the
-  // values that hold one, not the lowest docid's, which differs only where
-  // posts write one category or author in different ways. Call once.
+  // counts and labels are count()'s (TermCount). Call once.
   void count_values(const Xapian::ValueCountMatchSpy& values);
 
   // How many matches it was shown.
@@ -105,7 +107,7 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<Xapian::docid> matched_;
   // What terms_ points into when counting from the database.
   std::vector<std::map<std::string, Xapian::doccount>> counts_;
-  std::vector<std::map<std::string, std::string>> labels_;
+  std::vector<std::map<std::string, std::map<std::string, Xapian::doccount>>> labels_;  // term -> label -> matches
 
   void count_from_table(const FacetTable& table);
   void terms_from_counts();
