@@ -243,7 +243,7 @@ int main() {
       // malloc_trim() take every malloc arena's lock in turn, and a thread
       // at the lowest priority that is preempted holding one keeps every
       // ordinary request of the process that needs memory waiting (it
-      // made 10 to 17 ms of an ordinary search's time under attack). The
+      // made 7 to 17 ms of an ordinary search's time under attack). The
       // thread that replaces it trims instead.
       if (lowered) break;
       return_free_memory();
