@@ -76,6 +76,7 @@ std::string why_not_writable(const std::string& path) {
 struct Stored {
   Xapian::docid docid = 0;  // 0 = not in the database yet
   std::string history;      // document data
+  std::string text;         // kSlotText as stored (the history may point at it)
   std::string record;       // kSlotRecord
   std::string hash;         // kSlotContentHash: the current version's
 };
@@ -190,6 +191,7 @@ struct Writer::Impl {
     s.docid = *pit;
     Xapian::Document doc = db.get_document(s.docid);
     s.history = doc.get_data();
+    s.text = doc.get_value(schema::kSlotText);
     s.record = doc.get_value(schema::kSlotRecord);
     s.hash = doc.get_value(schema::kSlotContentHash);
     return s;
@@ -211,7 +213,7 @@ struct Writer::Impl {
   Made make(const Job& job, const std::string& feed_id, Xapian::TermGenerator& tg, SpellingCounts& words) const {
     Made out;
     PostHistory history;
-    if (job.stored.docid != 0) history = decode_post_history(job.stored.history);
+    if (job.stored.docid != 0) history = decode_post_history(job.stored.history, job.stored.text);
     // Snapshot files known without the database: this batch's, and the
     // stored versions' first ones.
     std::map<std::pair<std::string, Time>, std::string> files;
@@ -285,7 +287,7 @@ struct Writer::Impl {
     in.in_feed = r.in_feed;
     in.content_hash = rec.content_hash;
     in.record = encode_post_record(rec);
-    in.history = encode_post_history(r.history);
+    in.history = encode_post_history(r.history, r.text);
 
     out.change = job.stored.docid == 0              ? Made::Change::kAdded
                  : job.stored.hash != in.content_hash ? Made::Change::kUpdated
@@ -411,7 +413,7 @@ struct Writer::Impl {
           Version& version = made.history.versions[v];
           version.snapshot = snapshot_file(version.feed, version.first_seen);
         }
-        made.doc.set_data(encode_post_history(made.history));
+        made.doc.set_data(encode_post_history(made.history, made.input.text));
         if (made.unknown_snapshots.back() + 1 == made.history.versions.size()) {
           PostRecord rec = parse_post_record(made.input.record, 0);
           rec.snapshot = made.history.versions.back().snapshot;

@@ -93,9 +93,13 @@ struct PostHistory {
 // in that order.
 std::vector<std::string> changed_fields(const VersionContent& a, const VersionContent& b);
 
-std::string encode_post_history(const PostHistory& h);
-PostHistory decode_post_history(std::string_view data);
-// The history of a stored post (its document data).
+// A content whose text equals `stored_text` (the post's searchable text,
+// which kSlotText holds) is written without it; decoding takes it from
+// `text_value`, the kSlotText value as stored (stored_text.h), and only
+// decodes that when a content needs it.
+std::string encode_post_history(const PostHistory& h, std::string_view stored_text = {});
+PostHistory decode_post_history(std::string_view data, std::string_view text_value = {});
+// The history of a stored post (its document data and kSlotText).
 PostHistory read_post_history(const Xapian::Document& doc);
 
 // "2026-09-02T01:32:28Z" for unix seconds. Never throws except std::bad_alloc.

@@ -167,6 +167,44 @@ TEST(PostHistory, LaterTextsAreStoredAsDeltasAndComeBackWhole) {
   EXPECT_EQ(bad.contents[3].text, "");  // the one before is empty
 }
 
+TEST(PostHistory, TheSearchableTextIsStoredOnceAndReadBackFromItsSlot) {
+  PostHistory h;
+  VersionContent a;
+  a.text = std::string(300, 'a') + " first";
+  VersionContent b = a;
+  b.text = std::string(300, 'a') + " second, the text kSlotText holds";
+  VersionContent c = b;
+  c.title = "retitled";  // the same text again: stored once too
+  VersionContent d = a;
+  d.title = "a revert after an edit";
+  h.contents = {a, b, c, d};
+  h.versions = {{1, 1, 1, 0, {}, false, "f", ""}, {2, 2, 2, 1, {"text"}, false, "f", ""},
+                {3, 3, 3, 2, {"title"}, false, "f", ""}, {4, 4, 4, 3, {"title", "text"}, false, "f", ""}};
+  h.appearances = {{"f", {1, 2, 3, 4}, {0, 1, 2, 3}}};
+  const std::string searchable = b.text;
+  const std::string data = encode_post_history(h, searchable);
+  EXPECT_EQ(data.find("the text kSlotText holds"), std::string::npos);
+  EXPECT_NE(data.find("\"text_stored\":true"), std::string::npos);
+  EXPECT_LT(data.size(), encode_post_history(h).size());
+  for (const std::string& value : {encode_stored_text(searchable), searchable}) {
+    PostHistory back = decode_post_history(data, value);
+    ASSERT_EQ(back.contents.size(), 4u);
+    EXPECT_EQ(back.contents[0].text, a.text);
+    EXPECT_EQ(back.contents[1].text, b.text);
+    EXPECT_EQ(back.contents[2].text, b.text);
+    EXPECT_EQ(back.contents[3].text, a.text);  // a delta against the content before, which came from the slot
+    EXPECT_EQ(encode_post_history(back, searchable), data);
+  }
+  // Data written before: the texts are in it, the slot is not needed.
+  const PostHistory old = decode_post_history(encode_post_history(h));
+  EXPECT_EQ(old.contents[2].text, b.text);
+  // Without its slot the text is empty, nothing else is lost.
+  const PostHistory lost = decode_post_history(data);
+  EXPECT_EQ(lost.contents[1].text, "");
+  EXPECT_EQ(lost.contents[2].title, "retitled");
+  EXPECT_EQ(lost.contents[0].text, a.text);
+}
+
 TEST(PostHistory, BadDataIsAnEmptyHistoryOrSkipsWhatIsBroken) {
   EXPECT_FALSE(decode_post_history("").ok);
   EXPECT_FALSE(decode_post_history("[1]").ok);

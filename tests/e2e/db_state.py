@@ -10,8 +10,9 @@ independently of the C++ code under test.
                                   record (minus ingest-time fields), terms and
                                   other values
   db_state.py feeds DB            "feed count" per line, sorted by feed id
-  db_state.py grep DB TEXT        every document's data, term, value and
-                                  metadata entry containing TEXT; exit 1 if any
+  db_state.py grep DB TEXT        every document's data, term, value (the text
+                                  decoded) and metadata entry containing TEXT;
+                                  exit 1 if any
 """
 import hashlib
 import json
@@ -20,7 +21,11 @@ import sys
 
 import xapian
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_check import stored_text  # noqa: E402  (the kSlotText codec)
+
 SLOT_RECORD = 7  # indexer/schema.h: kSlotRecord, the post record (JSON)
+SLOT_TEXT = 5  # kSlotText: the text, compressed (the history points at it)
 
 # Fields that record when a run happened rather than what was indexed.
 INGEST_TIME_FIELDS = {"last_ingest", "ingested_at", "indexed_at"}
@@ -81,7 +86,8 @@ def main():
             if needle in doc.get_data():
                 hits.append(f"doc {item.docid} data")
             hits += [f"doc {item.docid} term" for t in doc.termlist() if needle in t.term]
-            hits += [f"doc {item.docid} value {v.num}" for v in doc.values() if needle in v.value]
+            hits += [f"doc {item.docid} value {v.num}" for v in doc.values()
+                     if needle in (stored_text(v.value) if v.num == SLOT_TEXT else v.value)]
         hits += [f"term {t.term!r}" for t in db.allterms() if needle in t.term]
         for key in db.metadata_keys():
             if needle in key or needle in db.get_metadata(key):
