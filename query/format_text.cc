@@ -23,10 +23,16 @@ std::string clean(const std::string& text, bool keep_newlines) {
   bool pending_space = false;
   const char* const end = text.data() + text.size();
   for (Xapian::Utf8Iterator it(text); it != Xapian::Utf8Iterator(); ++it) {
-    // Printable ASCII other than space, most of any text, is copied in runs.
+    // Printable ASCII, most of any text, is copied in runs: a space only
+    // between two other printable characters, where it stays as it is.
     const char* run = it.raw();
     const char* stop = run;
-    while (stop != end && *stop > 0x20 && *stop < 0x7f) ++stop;
+    auto printable = [](char c) { return c > 0x20 && c < 0x7f; };
+    while (stop != end) {
+      if (printable(*stop)) ++stop;
+      else if (*stop == ' ' && stop != run && stop + 1 != end && printable(stop[1])) stop += 2;
+      else break;
+    }
     if (stop != run) {
       if (pending_space && !out.empty()) out += ' ';
       pending_space = false;

@@ -134,6 +134,43 @@ void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query
 
 namespace {
 
+void add_cost(const Xapian::Database& db, const Xapian::Query& q, std::uint64_t weight, std::uint64_t cap,
+              std::uint64_t& total) {
+  if (total > cap) return;
+  using Q = Xapian::Query;
+  switch (q.get_type()) {
+    case Q::LEAF_MATCH_NOTHING:
+      return;
+    case Q::LEAF_TERM: {
+      const Xapian::TermIterator t = q.get_terms_begin();
+      total += weight * (t == q.get_terms_end() ? db.get_doccount() : db.get_termfreq(*t));
+      return;
+    }
+    case Q::OP_WILDCARD: {
+      std::vector<std::string> patterns;
+      wildcard_patterns(q, patterns);
+      if (patterns.empty()) total += weight * db.get_doccount();
+      for (const std::string& pattern : patterns) {
+        const Xapian::TermIterator end = db.allterms_end(pattern);
+        for (Xapian::TermIterator t = db.allterms_begin(pattern); t != end && total <= cap; ++t)
+          total += weight * t.get_termfreq();
+      }
+      return;
+    }
+    case Q::OP_PHRASE:
+    case Q::OP_NEAR:
+      weight *= kPositionsCost;
+      break;
+    case Q::OP_AND: case Q::OP_OR: case Q::OP_AND_NOT: case Q::OP_XOR: case Q::OP_AND_MAYBE:
+    case Q::OP_FILTER: case Q::OP_SYNONYM: case Q::OP_ELITE_SET: case Q::OP_MAX: case Q::OP_SCALE_WEIGHT:
+      break;
+    default:  // value ranges, posting sources, MatchAll
+      total += weight * db.get_doccount();
+      return;
+  }
+  for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) add_cost(db, q.get_subquery(i), weight, cap, total);
+}
+
 bool has_xor(const Xapian::Query& q) {
   if (q.get_type() == Xapian::Query::OP_XOR) return true;
   for (std::size_t i = 0; i < q.get_num_subqueries(); ++i)
@@ -142,6 +179,12 @@ bool has_xor(const Xapian::Query& q) {
 }
 
 }  // namespace
+
+std::uint64_t match_cost_bound(const Xapian::Database& db, const Xapian::Query& query, std::uint64_t cap) {
+  std::uint64_t total = 0;
+  add_cost(db, query, 1, cap, total);
+  return total;
+}
 
 void check_shard_operators(const Xapian::Database& db, const Xapian::Query& query, const std::string& text) {
   if (db.size() < 2 || !has_xor(query)) return;

@@ -381,6 +381,32 @@ TEST_F(SearcherTest, QueryLengthAndWordsAreBounded) {
   EXPECT_EQ(count_query_words("a OR b AND NOT c NEAR d or"), 5u);  // operators are upper case
 }
 
+TEST(MatchCostBound, CountsThePostingsAMatchReads) {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  for (const char* text : {"apple banana", "apple cherry", "apple", "apricot"}) {
+    Xapian::Document doc;
+    Xapian::TermGenerator tg;
+    tg.set_document(doc);
+    tg.index_text(text);
+    doc.add_value(0, "v");
+    db.add_document(doc);
+  }
+  using Q = Xapian::Query;
+  const std::uint64_t big = 1000;
+  EXPECT_EQ(match_cost_bound(db, Q("apple"), big), 3u);
+  EXPECT_EQ(match_cost_bound(db, Q(Q::OP_OR, Q("apple"), Q("banana")), big), 4u);
+  EXPECT_EQ(match_cost_bound(db, Q(Q::OP_AND_NOT, Q("apple"), Q("cherry")), big), 4u);
+  EXPECT_EQ(match_cost_bound(db, Q(Q::OP_PHRASE, Q("apple"), Q("banana")), big), 4 * kPositionsCost);
+  EXPECT_EQ(match_cost_bound(db, Q(Q::OP_WILDCARD, "ap"), big), 4u);  // apple 3, apricot 1
+  EXPECT_EQ(match_cost_bound(db, Q(Q::OP_VALUE_GE, 0, "a"), big), 4u);  // reads every document's value
+  EXPECT_EQ(match_cost_bound(db, Q::MatchAll, big), 4u);
+  EXPECT_EQ(match_cost_bound(db, Q::MatchNothing, big), 0u);
+  EXPECT_EQ(match_cost_bound(db, Q("missing"), big), 0u);
+  // Summing stops once past the cap.
+  EXPECT_GT(match_cost_bound(db, Q(Q::OP_OR, Q("apple"), Q::MatchAll), 2), 2u);
+  EXPECT_LE(match_cost_bound(db, Q(Q::OP_OR, Q("apple"), Q::MatchAll), 2), 3u);
+}
+
 TEST_F(SearcherTest, NotPartialWithinTheTimeLimit) {
   SearchRequest r;
   r.facets = {FacetKind::kCategory};
@@ -927,6 +953,9 @@ TEST_F(SearcherTest, TextOutputHighlightsOnlyWhenAsked) {
 TEST(TextFormat, CleanLineDropsControlsAndKeepsUtf8) {
   EXPECT_EQ(clean_line("a\x1b[31mred\x1b[0m\tb\nc"), "a [31mred [0m b c");
   EXPECT_EQ(clean_line("  café  \r\n"), "café");
+  EXPECT_EQ(clean_line("one two  three \x07" "four five "), "one two three four five");
+  EXPECT_EQ(clean_line(" a b"), "a b");
+  EXPECT_EQ(clean_block("a b\n c  d e\x01 f"), "a b\n c  d e  f");
   std::string invalid = "ok \xff\xfe end";
   EXPECT_TRUE(valid_utf8(clean_line(invalid)));
   EXPECT_EQ(clean_block("line1\nline2\x07"), "line1\nline2");
