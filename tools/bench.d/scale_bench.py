@@ -36,6 +36,7 @@ import argparse
 import http.client
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -295,17 +296,24 @@ def main():
     print("== ingest: blogsearch-index add", flush=True)
     took, rss = timed_process([index, "add", "--quiet", "--db", db, archive], memory=True)
     size = du(db)
+    # At a million posts every copy counts (the generated feeds and their
+    # copy in the database's archive are 20 GB, the database 27 GB): what
+    # is measured is dropped as soon as it is no longer needed.
+    shutil.rmtree(os.path.join(args.work, "archive"), ignore_errors=True)
     print("== ingest: sqlite3 FTS5 .import", flush=True)
     script = ("CREATE VIRTUAL TABLE posts USING fts5(id UNINDEXED, feed UNINDEXED, title, author, category, "
               "published UNINDEXED, body);\n.mode csv\n.import --skip 1 %s posts\n" % os.path.join(gen, "posts.csv"))
     f_took, f_rss = timed_process(["sqlite3", fts], stdin=script, memory=True)
     f_size = os.path.getsize(fts)
+    if not args.gen:
+        os.remove(os.path.join(gen, "posts.csv"))
     # Every shard the stub lists, merged into one compacted database.
     shards = [line.split()[1] for line in open(os.path.join(db, "XAPIANDB")) if line.startswith("auto ")]
     compacted = os.path.join(args.work, "compacted")
     subprocess.run(["xapian-compact", "--quiet", "--multipass"] + [os.path.join(db, s) for s in shards] + [compacted],
                    check=True, stdout=subprocess.DEVNULL)
     c_size = du(compacted)
+    shutil.rmtree(compacted)
     fo_took, _ = timed_process(["sqlite3", fts], stdin="INSERT INTO posts(posts) VALUES('optimize');\n")
     fo_size = os.path.getsize(fts)
     mb = lambda b: "%.0f MB" % (b / 1e6)
