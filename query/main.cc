@@ -340,6 +340,8 @@ int run(int argc, char** argv) {
     SearchRequest request;
     request.query.text = join_words(words);
     request.query.max_wildcard_expansion = wildcard_limit;
+    // One search per process: a cheap match skips the time limit's thread.
+    request.bounds.untimed_postings = kUntimedPostings;
     const auto now = static_cast<UnixTime>(std::time(nullptr));
     if (!since.empty()) request.query.filters.since = parse_time_option("--since", since, false, now);
     if (!until.empty()) request.query.filters.until = parse_time_option("--until", until, true, now);

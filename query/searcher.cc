@@ -31,10 +31,6 @@ constexpr Xapian::doccount kCorrectionFactor = 20;
 
 // Matches are counted exactly up to this many (Enquire's check_at_least).
 constexpr Xapian::doccount kExactCountBound = 1000;
-// A match that reads at most this many postings (match_cost_bound) runs
-// without a time limit, which is 50 ms: `the` over 10,000 generated posts
-// (20,000 postings) with four facets counted takes 22 ms, process and all.
-constexpr std::uint64_t kUntimedPostings = 20000;
 
 // A reindex that commits twice while we read makes Xapian throw
 // DatabaseModifiedError; a few retries always get a consistent revision.
@@ -406,12 +402,11 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       std::min<Xapian::doccount>(request.limit, std::numeric_limits<Xapian::doccount>::max() - request.offset);
   // The time limit ends only the counting past the page (check_at_least);
   // a match that took the whole limit may have been cut short.
-  // Not set where the match cannot come near it: its timer's thread costs
-  // more than such a match (query_bounds.h).
-  const double time_limit =
-      !shards_.remote && match_cost_bound(db_, query, kUntimedPostings) <= kUntimedPostings
-          ? 0
-          : request.bounds.time_limit_ms / 1000.0;
+  // Not set where the match cannot come near it, when asked (query_bounds.h).
+  const std::uint64_t untimed = request.bounds.untimed_postings;
+  const double time_limit = untimed > 0 && !shards_.remote && match_cost_bound(db_, query, untimed) <= untimed
+                                ? 0
+                                : request.bounds.time_limit_ms / 1000.0;
   if (time_limit > 0) enquire.set_time_limit(time_limit);
   const auto match_start = std::chrono::steady_clock::now();
   Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);

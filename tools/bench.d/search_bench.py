@@ -99,7 +99,7 @@ def prepare(args):
     if shutil.which("quest"):
         tools.append(Tool("quest", lambda q: ["quest", "-d", args.db, "-s", "english",
                                               "-o", "and", "-m", "10", q],
-                          note="raw query, document ids (its data is empty)"))
+                          note="raw query, document ids and their data (the post's history)"))
     else:
         print("search bench: quest not found (xapian-tools): skipping it")
 
