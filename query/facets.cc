@@ -95,9 +95,7 @@ Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride) {
 
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
     : prefixes_(std::move(prefixes)),
-      terms_(prefixes_.size()),
-      counts_(prefixes_.size()),
-      labels_(prefixes_.size()) {
+      terms_(prefixes_.size()) {
   matched_.reserve(256);  // most searches match fewer: no regrowing while Xapian matches
 }
 
@@ -152,16 +150,7 @@ const std::uint32_t* FacetTable::end(Xapian::docid did) const {
   return did + 1 < offsets_.size() ? ids_.data() + offsets_[did + 1] : ids_.data();
 }
 
-void FacetSpy::add(std::string_view term, std::string_view label, Xapian::doccount n) {
-  for (std::size_t i = 0; i < prefixes_.size(); ++i) {
-    if (term.compare(0, prefixes_[i].size(), prefixes_[i]) != 0) continue;
-    const std::string key(term);
-    counts_[i][key] += n;
-    if (!label.empty()) labels_[i][key][std::string(label)] += n;
-  }
-}
-
-void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
+void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTable* table) {
   if (prefixes_.empty() || matched_.empty()) return;
   // Xapian usually reports matches in docid order already.
   if (!std::is_sorted(matched_.begin(), matched_.end())) std::sort(matched_.begin(), matched_.end());
@@ -169,58 +158,75 @@ void FacetSpy::count(const Xapian::Database& db, const FacetTable* table) {
     count_from_table(*table);
     return;
   }
-  // Posts of one feed and month without categories share their value, so
-  // count each distinct value once and its terms after, in the order of
-  // the first post carrying each.
-  struct Seen {
-    Xapian::doccount n = 0;
-    Xapian::docid first = 0;
-  };
-  std::unordered_map<std::string, Seen> by_value;
-  Xapian::ValueIterator v = db.valuestream_begin(schema::kSlotFacets);
-  const Xapian::ValueIterator end = db.valuestream_end(schema::kSlotFacets);
+  // Each (term, label) pair is counted in a hash table, and only the
+  // distinct pairs are sorted into terms (add_pairs): values are mostly
+  // distinct (a post's month, feed, authors and categories), pairs not.
+  PairCounts pairs;
+  // Each shard's own stream, read forwards: an id is in the shard whose
+  // stream has it (the ids are distinct), so every stream is skipped to
+  // it, and most skips stay inside the chunk already read.
+  std::vector<Xapian::ValueIterator> at, end;
+  for (const auto& shard : shards) {
+    at.push_back(shard.valuestream_begin(schema::kSlotFacets));
+    end.push_back(shard.valuestream_end(schema::kSlotFacets));
+  }
   for (Xapian::docid did : matched_) {
-    v.skip_to(did);
-    if (v == end) break;
-    if (v.get_docid() != did) continue;
-    Seen& seen = by_value[*v];
-    if (seen.n++ == 0) seen.first = did;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      if (at[i] == end[i]) continue;
+      at[i].skip_to(did);
+      if (at[i] == end[i] || at[i].get_docid() != did) continue;
+      pairs.add_value(*at[i], 1);
+      break;
+    }
   }
-  std::vector<std::pair<Xapian::docid, const std::string*>> order;
-  for (const auto& entry : by_value) order.emplace_back(entry.second.first, &entry.first);
-  std::sort(order.begin(), order.end());
-  for (const auto& o : order) {  // (no structured binding: clang will not let a lambda capture one)
-    const Xapian::doccount n = by_value[*o.second].n;
-    schema::for_each_facet_term(*o.second, [&](std::string_view term, std::string_view label) { add(term, label, n); });
-  }
-  terms_from_counts();
+  add_pairs(pairs);
 }
 
 void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
   if (prefixes_.empty()) return;
-  for (auto v = values.values_begin(); v != values.values_end(); ++v) {
-    const std::string value = *v;
-    const Xapian::doccount n = v.get_termfreq();
-    schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) { add(term, label, n); });
-  }
-  terms_from_counts();
+  PairCounts pairs;
+  for (auto v = values.values_begin(); v != values.values_end(); ++v) pairs.add_value(*v, v.get_termfreq());
+  add_pairs(pairs);
 }
 
-void FacetSpy::terms_from_counts() {
-  for (std::size_t i = 0; i < prefixes_.size(); ++i)
-    for (const auto& entry : counts_[i]) {
-      const std::string* label = nullptr;
-      auto labels = labels_[i].find(entry.first);
-      if (labels != labels_[i].end()) {
-        Xapian::doccount most = 0;
-        for (const auto& [text, n] : labels->second)  // in byte order: the first of a tie stays
-          if (n > most) {
-            most = n;
-            label = &text;
-          }
-      }
-      terms_[i].push_back({&entry.first, entry.second, label});
+void FacetSpy::PairCounts::add_value(std::string_view value, Xapian::doccount n) {
+  schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
+    key_.assign(1, static_cast<char>(term.size()));
+    key_.append(term);
+    key_.append(label);
+    counts_[key_] += n;
+  });
+}
+
+void FacetSpy::add_pairs(const PairCounts& pairs) {
+  struct Pair {
+    std::string_view term, label;
+    Xapian::doccount n;
+  };
+  std::vector<Pair> sorted;
+  sorted.reserve(pairs.counts_.size());
+  for (const auto& [key, n] : pairs.counts_) {
+    const std::size_t term_size = static_cast<unsigned char>(key[0]);
+    sorted.push_back({std::string_view(key).substr(1, term_size), std::string_view(key).substr(1 + term_size), n});
+  }
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Pair& a, const Pair& b) { return a.term != b.term ? a.term < b.term : a.label < b.label; });
+  // Per term (its pairs are together, labels in byte order): the sum, and
+  // the label most matches carry, ties to the first (TermCount).
+  for (std::size_t at = 0; at < sorted.size();) {
+    const std::string_view term = sorted[at].term;
+    Xapian::doccount total = 0;
+    const Pair* best = nullptr;
+    for (; at < sorted.size() && sorted[at].term == term; ++at) {
+      total += sorted[at].n;
+      if (!sorted[at].label.empty() && (!best || sorted[at].n > best->n)) best = &sorted[at];
     }
+    for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+      if (term.substr(0, prefixes_[i].size()) != prefixes_[i]) continue;
+      const std::string* label = best ? &strings_.emplace_back(best->label) : nullptr;
+      terms_[i].push_back({&strings_.emplace_back(term), total, label});
+    }
+  }
 }
 
 void FacetSpy::count_from_table(const FacetTable& table) {

@@ -21,9 +21,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "query/facet_kind.h"
@@ -85,9 +87,12 @@ class FacetSpy : public Xapian::MatchSpy {
   void operator()(const Xapian::Document& doc, double weight) override;
 
   // Counts the facet terms of the documents seen; call once, after the
-  // match. From `table` when given (the same revision as `db`; terms()
-  // then points into it), else from the database.
-  void count(const Xapian::Database& db, const FacetTable* table = nullptr);
+  // match. From `table` when given (the same revision as `shards`; terms()
+  // then points into it), else from the value streams of `shards`: one
+  // database, or local shards with distinct ids (shards.h:
+  // ShardSet::distinct_docids), each of which holds the ids the spy was
+  // shown for its documents.
+  void count(const std::vector<Xapian::Database>& shards, const FacetTable* table = nullptr);
 
   // Counts instead from what a Xapian::ValueCountMatchSpy on
   // schema::kSlotFacets counted over the matches: the way for remote
@@ -106,12 +111,21 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<std::vector<TermCount>> terms_;
   std::vector<Xapian::docid> matched_;
   // What terms_ points into when counting from the database.
-  std::vector<std::map<std::string, Xapian::doccount>> counts_;
-  std::vector<std::map<std::string, std::map<std::string, Xapian::doccount>>> labels_;  // term -> label -> matches
+  std::deque<std::string> strings_;
 
+  // Matches per (term, label) pair, keyed by the term's length (a byte),
+  // the term and the label: terms are at most 245 bytes.
+  class PairCounts {
+   public:
+    void add_value(std::string_view facet_value, Xapian::doccount n);
+
+   private:
+    friend class FacetSpy;
+    std::unordered_map<std::string, Xapian::doccount> counts_;
+    std::string key_;
+  };
+  void add_pairs(const PairCounts& pairs);
   void count_from_table(const FacetTable& table);
-  void terms_from_counts();
-  void add(std::string_view term, std::string_view label, Xapian::doccount n);
 };
 
 // `query` restricted to about one document in `stride` (by a hash of its id
