@@ -29,6 +29,11 @@ CPU, peak memory, size), then one FastCGI process per database, asked the
 query set in turn (each request to every K before the next), p50 and p99.
 With --gen DIR, posts already generated there are used (else generated
 there), so that several runs compare the same posts.
+With --search-db DB (and --gen DIR, for the feed names), only blogsearch's
+searches on DB, a database already made from DIR (no FTS5, no ingest): the
+CLI and the FastCGI page, R runs of each query, the first (on a cold cache
+after an ingest) apart from the p50 and p99 of the others; and the FastCGI
+process's peak memory.
 Prints a markdown table (and writes it to FILE). Nothing generated is kept
 (but DIR of --gen).
 """
@@ -162,6 +167,64 @@ def start_fastcgi(args, db, cgi):
     return server, port
 
 
+def search_only(args, search, cgi, queries):
+    """The --search-db table: the CLI and the FastCGI page on an existing
+    database, the first run apart."""
+    db = args.search_db
+
+    def summary(times):
+        rest = times[1:]
+        return "%.1f | %.1f / %.1f" % (times[0], percentile(rest, 50), percentile(rest, 99))
+
+    lines = ["Searches on an existing database (`scale_bench.py --search-db`), %d runs per query: the first "
+             "(cold cache), then p50 / p99 of the other %d, ms." % (args.runs, args.runs - 1), "",
+             "| query | CLI first | CLI p50 / p99 | FastCGI page first | FastCGI p50 / p99 |",
+             "|---|---:|---:|---:|---:|"]
+    cli = {}
+    for label, cli_args, _, _ in queries:
+        cli[label] = [timed_process([search, "--db", db] + cli_args)[0] * 1000 for _ in range(args.runs)]
+        print("%s: CLI %s" % (label, summary(cli[label])), flush=True)
+    server, port = start_fastcgi(args, db, cgi)
+    rss = None
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+
+        def get(qs):
+            start = time.perf_counter()
+            conn.request("GET", "/search?" + qs)
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status != 200:
+                raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
+            return (time.perf_counter() - start) * 1000
+        print("FastCGI: the first request (it reads the facet table) took %.0f ms" % get("q=warmup"), flush=True)
+        for label, _, qs, _ in queries:
+            web = [get(qs) for _ in range(args.runs)]
+            print("%s: FastCGI %s" % (label, summary(web)), flush=True)
+            lines.append("| %s | %s | %s |" % (label, summary(cli[label]), summary(web)))
+        rss = fastcgi_peak_mb(cgi)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+    if rss is not None:
+        lines += ["", "Peak memory of the FastCGI process: %.0f MB." % rss]
+    return lines
+
+
+def fastcgi_peak_mb(cgi):
+    """VmHWM in MB of the running process whose executable is `cgi`, or None."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.readlink("/proc/%s/exe" % pid) == os.path.realpath(cgi):
+                status = open("/proc/%s/status" % pid).read()
+                return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024.0
+        except OSError:
+            pass
+    return None
+
+
 def renumber_like_before(db):
     """Rewrites the shards of `db` as blogsearch wrote them before document
     ids were interleaved (each shard numbered 1, 2, 3..., no 'docids' mark),
@@ -266,6 +329,7 @@ def main():
     ap.add_argument("--baseline-index")
     ap.add_argument("--compare-shards")
     ap.add_argument("--gen")
+    ap.add_argument("--search-db")
     args = ap.parse_args()
     index = os.path.join(args.build, "blogsearch-index")
     search = os.path.join(args.build, "blogsearch")
@@ -284,7 +348,8 @@ def main():
     queries = query_set(feeds[len(feeds) // 2])
     # The modes that measure one thing only, instead of the whole run.
     only = (ingest_shards(args, archive, gen, feeds) if args.ingest_shards
-            else compare_shards(args, archive, feeds, queries) if args.compare_shards else None)
+            else compare_shards(args, archive, feeds, queries) if args.compare_shards
+            else search_only(args, search, cgi, queries) if args.search_db else None)
     if only is not None:
         text = "\n".join(only) + "\n"
         print(text)
@@ -385,15 +450,7 @@ def main():
                 label, percentile(w_times, 50), percentile(w_times, 99),
                 percentile(f_times, 50), percentile(f_times, 99)), flush=True)
         # The FastCGI process: the one blogsearch.cgi under the server.
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                if os.readlink("/proc/%s/exe" % pid) == os.path.realpath(cgi):
-                    status = open("/proc/%s/status" % pid).read()
-                    fcgi_rss = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024.0
-            except OSError:
-                pass
+        fcgi_rss = fastcgi_peak_mb(cgi)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait()
