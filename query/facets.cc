@@ -93,6 +93,19 @@ Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride) {
   return Xapian::Query(Xapian::Query::OP_FILTER, query, Xapian::Query((new SampleSource(stride))->release()));
 }
 
+unsigned sample_stride(std::uint64_t matches, Xapian::doccount bound) {
+  if (bound == 0) return 1;
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, (matches + bound - 1) / bound));
+}
+
+unsigned resample_stride(Xapian::doccount sampled, unsigned stride, Xapian::doccount lower, Xapian::doccount upper,
+                         Xapian::doccount bound) {
+  const std::uint64_t matches = std::max<std::uint64_t>(std::uint64_t{sampled} * stride, lower);
+  if (sampled >= bound / 4 || matches >= upper / 2) return 0;
+  const unsigned again = sample_stride(matches, bound);
+  return again < stride ? again : 0;
+}
+
 FacetSpy::FacetSpy(std::vector<std::string> prefixes)
     : prefixes_(std::move(prefixes)),
       terms_(prefixes_.size()) {

@@ -135,6 +135,19 @@ class FacetSpy : public Xapian::MatchSpy {
 // is a posting source of blogsearch's own.
 Xapian::Query sampled(const Xapian::Query& query, Xapian::docid stride);
 
+// The stride that samples about `bound` of `matches` matches (at least 1).
+unsigned sample_stride(std::uint64_t matches, Xapian::doccount bound);
+
+// Xapian's estimate of a phrase's matches can be far below the truth
+// (70,000 for 344,000 over a million posts), so a first sample takes its
+// stride from the upper bound of the matches, which they cannot exceed.
+// After it counted `sampled` matches at `stride`: the stride to count again
+// at, when that sample is far below the bound and shows the matches to be
+// far fewer than `upper`; else 0 (the sample will do). Matches are at least
+// `lower`.
+unsigned resample_stride(Xapian::doccount sampled, unsigned stride, Xapian::doccount lower, Xapian::doccount upper,
+                         Xapian::doccount bound);
+
 // The `limit` biggest values of one facet (months: the newest) from its
 // terms (FacetSpy::terms), with the labels as the feeds wrote them: a
 // term's own label, else the one in the first post that carries it. Feed

@@ -485,31 +485,44 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
-  // More matches than the bound: count one post in `stride` (by docid),
-  // about facet_bound of them, and multiply.
-  FacetSpy sample_spy(prefixes);
-  Xapian::ValueCountMatchSpy sample_values(schema::kSlotFacets);
+  // More matches than the bound: count one post in `stride` (by a hash
+  // of its id), about facet_bound of them, and multiply; the phrases
+  // checked stay within about twice the bound (resample_stride).
+  std::unique_ptr<FacetSpy> sample_spy;
+  std::unique_ptr<Xapian::ValueCountMatchSpy> sample_values;
   const bool sample = bounded && mset.get_matches_lower_bound() > request.facet_bound;
-  if (sample) {
-    const Xapian::doccount matches = std::max(mset.get_matches_estimated(), mset.get_matches_lower_bound());
-    const auto stride = static_cast<unsigned>((matches + request.facet_bound - 1) / request.facet_bound);
+  auto count_sample = [&](unsigned stride) {
+    sample_spy = std::make_unique<FacetSpy>(prefixes);
+    sample_values = std::make_unique<Xapian::ValueCountMatchSpy>(schema::kSlotFacets);
     Xapian::Enquire sampling(db_);
     sampling.set_query(sampled(query, stride));
-    if (count_values) sampling.add_matchspy(&sample_values);
-    else sampling.add_matchspy(&sample_spy);
+    if (count_values) sampling.add_matchspy(sample_values.get());
+    else sampling.add_matchspy(sample_spy.get());
     sampling.get_mset(0, 0, doccount);
     result.facet_counting.estimated = true;
     result.facet_counting.stride = stride;
-    result.facet_counting.sampled = count_values ? sample_values.get_total() : sample_spy.seen();
+    result.facet_counting.sampled = count_values ? sample_values->get_total() : sample_spy->seen();
+  };
+  if (sample) {
+    const Xapian::doccount lower = mset.get_matches_lower_bound(), upper = mset.get_matches_upper_bound();
+    count_sample(sample_stride(std::max(upper, lower), request.facet_bound));
+    if (const unsigned again = resample_stride(result.facet_counting.sampled, result.facet_counting.stride, lower,
+                                               upper, request.facet_bound))
+      count_sample(again);
+    // The sample counts the matches among one post in `stride`: a better
+    // estimate of their number than Xapian's, within its bounds.
+    const std::uint64_t counted = std::uint64_t{result.facet_counting.sampled} * result.facet_counting.stride;
+    result.total.estimated = static_cast<Xapian::doccount>(
+        std::clamp<std::uint64_t>(counted, result.total.lower, result.total.upper));
   }
-  FacetSpy& counted = sample ? sample_spy : spy;
+  FacetSpy& counted = sample ? *sample_spy : spy;
   if (kept && kept->facet_table && !prefixes.empty() && !kept->facets) {
     auto make = [this] { return std::make_shared<const FacetTable>(shards_.shards); };
     kept->facets = kept->tables ? kept->tables->facets(kept->revision, make) : make();
   }
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   if (table && !prefixes.empty()) ++kept_use_.facets_from_table;
-  if (count_values) counted.count_values(sample ? sample_values : values);
+  if (count_values) counted.count_values(sample ? *sample_values : values);
   else counted.count(shards_.shards, table);
   if (!prefixes.empty() && !sample) result.facet_counting.sampled = result.total.estimated;
   for (std::size_t i = 0; i < request.facets.size(); ++i) {

@@ -26,6 +26,7 @@
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
 #include "query/doc_cache.h"
+#include "query/facets.h"
 #include "query/format.h"
 #include "query/query_builder.h"
 #include "query/searcher.h"
@@ -1300,7 +1301,9 @@ class BoundedFacetsTest : public ::testing::Test {
     Xapian::WritableDatabase db(dir_ + "/db", Xapian::DB_CREATE_OR_OPEN);
     db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
     for (int i = 0; i < 2000; ++i) {
-      TestPost p{"p" + std::to_string(i), "Post " + std::to_string(i), "common words in a post", {"Ann Author"},
+      // "rare phrase" as a phrase in one post in 7, its words in all.
+      const std::string text = i % 7 ? "common words in a post: phrase rare" : "common words in a post: rare phrase";
+      TestPost p{"p" + std::to_string(i), "Post " + std::to_string(i), text, {"Ann Author"},
                  {i % 2 ? "Odd" : "Even"}, "f" + std::to_string(i / 500), "", at("2026-01-01") + 3600 * i};
       if (i % 100 == 0) p.categories.push_back("Rare");
       add_post(db, p);
@@ -1309,9 +1312,9 @@ class BoundedFacetsTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 
-  SearchResult run(Xapian::doccount bound, std::size_t cache_bytes = 0) {
+  SearchResult run(Xapian::doccount bound, std::size_t cache_bytes = 0, const std::string& query = "common") {
     SearchRequest r;
-    r.query.text = "common";
+    r.query.text = query;
     r.facets = {FacetKind::kCategory, FacetKind::kFeed};
     r.facet_bound = bound;
     SearcherOptions options;
@@ -1376,6 +1379,44 @@ TEST_F(BoundedFacetsTest, PastTheBoundEstimatedFromASampleOfAboutTheBound) {
   SearchResult exact = run(5000);
   ASSERT_EQ(r.hits.size(), exact.hits.size());
   for (std::size_t i = 0; i < r.hits.size(); ++i) EXPECT_EQ(r.hits[i].post->id, exact.hits[i].post->id);
+}
+
+// Xapian's estimate of a phrase's matches can be far from the truth: the
+// stride comes from the upper bound, so the sample stays near the bound (it
+// was five times the bound for a phrase over a million posts, from the
+// estimate), and a second sample is counted when the first shows the
+// matches to be far fewer. The total is then estimated from the sample.
+TEST_F(BoundedFacetsTest, PhraseSamplesStayNearTheBoundAndEstimateTheTotal) {
+  for (const char* phrase : {"\"common words\"", "\"rare phrase\""}) {  // in 2,000 posts; in 286
+    SearchResult r = run(200, 0, phrase);
+    ASSERT_TRUE(r.facet_counting.estimated) << phrase;
+    const double matches = phrase[1] == 'c' ? 2000 : 286;
+    EXPECT_EQ(r.facet_counting.stride, sample_stride(r.total.upper, 200)) << phrase;
+    EXPECT_LT(r.facet_counting.sampled, 280u) << phrase;
+    EXPECT_GT(r.total.estimated, 0.7 * matches) << phrase;
+    EXPECT_LT(r.total.estimated, 1.3 * matches) << phrase;
+    Xapian::doccount sum = 0;
+    for (const auto& [name, n] : counts(r.facets[1])) sum += n;
+    EXPECT_EQ(sum, r.facet_counting.sampled * r.facet_counting.stride) << phrase;
+  }
+}
+
+TEST(FacetSample, StrideFromTheUpperBoundThenFromTheSample) {
+  EXPECT_EQ(sample_stride(0, 10000), 1u);
+  EXPECT_EQ(sample_stride(10000, 10000), 1u);
+  EXPECT_EQ(sample_stride(10001, 10000), 2u);
+  EXPECT_EQ(sample_stride(456704, 10000), 46u);
+  EXPECT_EQ(sample_stride(5, 0), 1u);
+  // The million-post phrase: upper bound 456,704, 344,000 matches: 7,480
+  // counted at stride 46 is enough.
+  EXPECT_EQ(resample_stride(7480, 46, 10588, 456704, 10000), 0u);
+  // About 20,000 matches under the same upper bound: 435 counted, far too
+  // few; again at the stride they show (20,010 / 10,000).
+  EXPECT_EQ(resample_stride(435, 46, 10588, 456704, 10000), 3u);
+  // Never fewer than the lower bound of the matches.
+  EXPECT_EQ(resample_stride(10, 46, 30000, 456704, 10000), 3u);
+  // The upper bound was about right: no second sample.
+  EXPECT_EQ(resample_stride(2000, 46, 10588, 100000, 10000), 0u);
 }
 
 TEST_F(BoundedFacetsTest, OutputsSayTheCountsAreEstimates) {
