@@ -86,7 +86,7 @@ std::size_t resident_bytes() {
   return read ? resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
-// The resident size after the last trim.
+// The resident size after the last trim, or the smallest seen since.
 std::atomic<std::size_t> settled_bytes{0};
 
 // A large request (a big page, many posting lists) leaves glibc's heap
@@ -98,7 +98,9 @@ std::atomic<std::size_t> settled_bytes{0};
 // free chunks), while requests of the other threads waited for the lock.
 void return_free_memory() {
   const std::size_t resident = resident_bytes();
-  if (resident <= settled_bytes.load() + kTrimAboveBytes) return;
+  const std::size_t settled = settled_bytes.load();
+  if (resident < settled) settled_bytes.store(resident);  // memory went back on its own (a table dropped)
+  if (resident <= settled + kTrimAboveBytes) return;
   malloc_trim(0);
   settled_bytes.store(resident_bytes());
 }
