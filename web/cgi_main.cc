@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -72,7 +73,8 @@ constexpr unsigned long kDefaultSearchers = 4;
 constexpr unsigned long kMaxSearchers = 64;
 
 // Growth of the resident size past which a FastCGI process returns memory
-// after a request.
+// after a request: 16 MB, or a quarter of its size after the last trim when
+// that is more.
 constexpr std::size_t kTrimAboveBytes = std::size_t{16} << 20;
 
 // The process's resident bytes (/proc/self/statm: the kernel's counters,
@@ -86,7 +88,8 @@ std::size_t resident_bytes() {
   return read ? resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
-// The resident size after the last trim, or the smallest seen since.
+// The resident size after the first request or the last trim, or the
+// smallest seen since.
 std::atomic<std::size_t> settled_bytes{0};
 
 // A large request (a big page, many posting lists) leaves glibc's heap
@@ -96,11 +99,19 @@ std::atomic<std::size_t> settled_bytes{0};
 // size, not malloc's counters: mallinfo2() walks every free chunk with the
 // arena locked, 4 to 7 ms after each request over 100,000 posts (54,000
 // free chunks), while requests of the other threads waited for the lock.
+// malloc_trim() walks them too: 70 to 180 ms over a million posts, where
+// ordinary requests come and go by 20 MB of a 160 MB process, so the
+// allowance grows with the process and ordinary requests never trim.
 void return_free_memory() {
   const std::size_t resident = resident_bytes();
   const std::size_t settled = settled_bytes.load();
-  if (resident < settled) settled_bytes.store(resident);  // memory went back on its own (a table dropped)
-  if (resident <= settled + kTrimAboveBytes) return;
+  // The first request's size (its tables read) is where the process starts;
+  // memory that went back on its own (a table dropped) lowers it.
+  if (settled == 0 || resident < settled) {
+    settled_bytes.store(resident);
+    return;
+  }
+  if (resident <= settled + std::max(kTrimAboveBytes, settled / 4)) return;
   malloc_trim(0);
   settled_bytes.store(resident_bytes());
 }
