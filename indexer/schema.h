@@ -398,12 +398,18 @@ inline Xapian::docid next_interleaved_docid(Xapian::docid last, unsigned shard, 
   return static_cast<Xapian::docid>(d);
 }
 
+// The shard that holds the document whose id in its shard is `local`, in a
+// database of `shards` interleaved shards.
+inline unsigned shard_of_docid(Xapian::docid local, unsigned shards) {
+  return shards <= 1 ? 0 : (local - 1) % shards;
+}
+
 // The combined id (what an MSet or Database::get_document of the whole
 // uses) of the document whose id in its shard is `local`, in a database of
 // `shards` interleaved shards.
 inline Xapian::docid combined_docid(Xapian::docid local, unsigned shards) {
   if (shards <= 1) return local;
-  return (local - 1) * shards + (local - 1) % shards + 1;
+  return (local - 1) * shards + shard_of_docid(local, shards) + 1;
 }
 
 // kMetaDocids of shard `shard` of `shards` whose ids are interleaved.

@@ -175,22 +175,19 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
   // distinct pairs are sorted into terms (add_pairs): values are mostly
   // distinct (a post's month, feed, authors and categories), pairs not.
   PairCounts pairs;
-  // Each shard's own stream, read forwards: an id is in the shard whose
-  // stream has it (the ids are distinct), so every stream is skipped to
-  // it, and most skips stay inside the chunk already read.
+  // Each shard's own stream, read forwards: the ids are interleaved, so an
+  // id names its shard, and most skips stay inside the chunk already read.
   std::vector<Xapian::ValueIterator> at, end;
   for (const auto& shard : shards) {
     at.push_back(shard.valuestream_begin(schema::kSlotFacets));
     end.push_back(shard.valuestream_end(schema::kSlotFacets));
   }
+  const auto k = static_cast<unsigned>(shards.size());
   for (Xapian::docid did : matched_) {
-    for (std::size_t i = 0; i < at.size(); ++i) {
-      if (at[i] == end[i]) continue;
-      at[i].skip_to(did);
-      if (at[i] == end[i] || at[i].get_docid() != did) continue;
-      pairs.add_value(*at[i], 1);
-      break;
-    }
+    const unsigned s = schema::shard_of_docid(did, k);
+    if (at[s] == end[s]) continue;
+    at[s].skip_to(did);
+    if (at[s] != end[s] && at[s].get_docid() == did) pairs.add_value(*at[s], 1);
   }
   add_pairs(pairs);
 }

@@ -89,9 +89,8 @@ class FacetSpy : public Xapian::MatchSpy {
   // Counts the facet terms of the documents seen; call once, after the
   // match. From `table` when given (the same revision as `shards`; terms()
   // then points into it), else from the value streams of `shards`: one
-  // database, or local shards with distinct ids (shards.h:
-  // ShardSet::distinct_docids), each of which holds the ids the spy was
-  // shown for its documents.
+  // database, or local shards with interleaved ids (shards.h:
+  // ShardSet::distinct_docids), the ids the spy was shown.
   void count(const std::vector<Xapian::Database>& shards, const FacetTable* table = nullptr);
 
   // Counts instead from what a Xapian::ValueCountMatchSpy on

@@ -167,6 +167,36 @@ def start_fastcgi(args, db, cgi):
     return server, port
 
 
+def page_getter(port):
+    """get(qs): milliseconds to answer /search?qs on one kept-alive
+    connection. lighttpd closes a connection idle for 5 s, as it is while
+    FTS5 counts a million posts: then the request goes on a new connection,
+    timed from its connect."""
+    conn = None
+
+    def get(qs):
+        nonlocal conn
+        for attempt in (1, 2):
+            if conn is None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+            start = time.perf_counter()
+            try:
+                conn.request("GET", "/search?" + qs)
+                resp = conn.getresponse()
+                resp.read()
+            except (http.client.RemoteDisconnected, ConnectionError):
+                conn.close()
+                conn = None
+                if attempt == 2:
+                    raise
+                continue
+            took = (time.perf_counter() - start) * 1000
+            if resp.status != 200:
+                raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
+            return took
+    return get
+
+
 def search_only(args, search, cgi, queries):
     """The --search-db table: the CLI and the FastCGI page on an existing
     database, the first run apart."""
@@ -187,16 +217,7 @@ def search_only(args, search, cgi, queries):
     server, port = start_fastcgi(args, db, cgi)
     rss = None
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-
-        def get(qs):
-            start = time.perf_counter()
-            conn.request("GET", "/search?" + qs)
-            resp = conn.getresponse()
-            resp.read()
-            if resp.status != 200:
-                raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
-            return (time.perf_counter() - start) * 1000
+        get = page_getter(port)
         print("FastCGI: the first request (it reads the facet table) took %.0f ms" % get("q=warmup"), flush=True)
         for label, _, qs, _ in queries:
             web = [get(qs) for _ in range(args.runs)]
@@ -410,31 +431,7 @@ def main():
     web_rows = []
     fcgi_rss = None
     try:
-        conn = None
-        def get(qs):
-            """Milliseconds to answer /search?qs. lighttpd closes a kept-alive
-            connection idle for 5 s, as it is while FTS5 counts a million
-            posts: then the request goes on a new connection, timed from its
-            connect."""
-            nonlocal conn
-            for attempt in (1, 2):
-                if conn is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                start = time.perf_counter()
-                try:
-                    conn.request("GET", "/search?" + qs)
-                    resp = conn.getresponse()
-                    resp.read()
-                except (http.client.RemoteDisconnected, ConnectionError):
-                    conn.close()
-                    conn = None
-                    if attempt == 2:
-                        raise
-                    continue
-                took = (time.perf_counter() - start) * 1000
-                if resp.status != 200:
-                    raise SystemExit("scale_bench: /search?%s answered %d" % (qs, resp.status))
-                return took
+        get = page_getter(port)
         get("q=warmup")
         con = sqlite3.connect(fts)
         for label, _, qs, sql in queries:
