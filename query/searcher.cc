@@ -392,13 +392,13 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 
   // Counts are exact up to kExactCountBound matches (--count: always),
   // "about" only past it. Facets need every match seen, up to their bound:
-  // past it they are counted over a sample (below), so that their cost
-  // stops growing with the match set.
+  // past it they are counted over a sample, so that their cost stops
+  // growing with the match set. Whether the matches are within the bound
+  // is found out after the match (below), not by making it count them.
   const Xapian::doccount doccount = db_.get_doccount();
   const bool bounded = !prefixes.empty() && !shards_.remote && request.facet_bound > 0;
   Xapian::doccount check_at_least = kExactCountBound;
   if (request.exact_count || (!prefixes.empty() && !bounded)) check_at_least = doccount;
-  else if (bounded) check_at_least = std::max<Xapian::doccount>(kExactCountBound, std::min<Xapian::doccount>(doccount, request.facet_bound + 1));
   // offset + limit must not wrap around (--offset 4294967295).
   const Xapian::doccount limit =
       std::min<Xapian::doccount>(request.limit, std::numeric_limits<Xapian::doccount>::max() - request.offset);
@@ -485,46 +485,90 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
-  // More matches than the bound: count one post in `stride` (by a hash
-  // of its id), about facet_bound of them, and multiply; the phrases
-  // checked stay within about twice the bound (resample_stride).
-  std::unique_ptr<FacetSpy> sample_spy;
-  std::unique_ptr<Xapian::ValueCountMatchSpy> sample_values;
-  const bool sample = bounded && mset.get_matches_lower_bound() > request.facet_bound;
-  auto count_sample = [&](unsigned stride) {
-    sample_spy = std::make_unique<FacetSpy>(prefixes);
-    sample_values = std::make_unique<Xapian::ValueCountMatchSpy>(schema::kSlotFacets);
-    Xapian::Enquire sampling(db_);
-    sampling.set_query(sampled(query, stride));
-    if (count_values) sampling.add_matchspy(sample_values.get());
-    else sampling.add_matchspy(sample_spy.get());
-    sampling.get_mset(0, 0, doccount);
-    result.facet_counting.estimated = true;
-    result.facet_counting.stride = stride;
-    result.facet_counting.sampled = count_values ? sample_values->get_total() : sample_spy->seen();
+  // The match counted at least kExactCountBound matches, and the spies saw
+  // those. When that was not all of them, or more than facet_bound, the
+  // facets are counted in a pass of their own: over every match when there
+  // are at most facet_bound
+  // (known from the upper bound, or from a sample that finds few), else
+  // over one post in `stride` (by a hash of its id), about facet_bound of
+  // them, multiplied. Counting up to the bound in the match itself cost a
+  // phrase of 344,000 matches over a million posts 10,001 phrase checks
+  // before the sample's, for counts the sample then replaced.
+  std::unique_ptr<FacetSpy> pass_spy;
+  std::unique_ptr<Xapian::ValueCountMatchSpy> pass_values;
+  // Counts the matches again, at most `check` of them, among one post in
+  // `stride` (every match when 1); returns how many it saw.
+  auto count_pass = [&](unsigned stride, Xapian::doccount check) {
+    pass_spy = std::make_unique<FacetSpy>(prefixes);
+    pass_values = std::make_unique<Xapian::ValueCountMatchSpy>(schema::kSlotFacets);
+    Xapian::Enquire pass(db_);
+    pass.set_query(stride > 1 ? sampled(query, stride) : query);
+    if (count_values) pass.add_matchspy(pass_values.get());
+    else pass.add_matchspy(pass_spy.get());
+    if (time_limit > 0) pass.set_time_limit(time_limit);
+    const auto start = std::chrono::steady_clock::now();
+    pass.get_mset(0, 0, check);
+    if (time_limit > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
+      result.partial = true;
+    return count_values ? pass_values->get_total() : pass_spy->seen();
   };
-  if (sample) {
-    const Xapian::doccount lower = mset.get_matches_lower_bound(), upper = mset.get_matches_upper_bound();
-    count_sample(sample_stride(std::max(upper, lower), request.facet_bound));
-    if (const unsigned again = resample_stride(result.facet_counting.sampled, result.facet_counting.stride, lower,
-                                               upper, request.facet_bound))
-      count_sample(again);
-    // The sample counts the matches among one post in `stride`: a better
-    // estimate of their number than Xapian's, within its bounds.
-    const std::uint64_t counted = std::uint64_t{result.facet_counting.sampled} * result.facet_counting.stride;
-    result.total.estimated = static_cast<Xapian::doccount>(
-        std::clamp<std::uint64_t>(counted, result.total.lower, result.total.upper));
+  const Xapian::doccount seen = count_values ? values.get_total() : spy.seen();
+  bool from_pass = false;
+  if (bounded && (seen < result.total.upper || seen > request.facet_bound)) {
+    const Xapian::doccount lower = result.total.lower, upper = result.total.upper, bound = request.facet_bound;
+    const unsigned stride = sample_stride(std::max(upper, lower), bound);
+    from_pass = true;
+    bool all = stride == 1;
+    if (!all) {
+      result.facet_counting.sampled = count_pass(stride, doccount);
+      result.facet_counting.stride = stride;
+      if (const unsigned again = resample_stride(result.facet_counting.sampled, stride, lower, upper, bound)) {
+        result.facet_counting.sampled = count_pass(again, doccount);
+        result.facet_counting.stride = again;
+      }
+      // A sample this small may come from bound matches or fewer (at twice
+      // the bound, or fewer than 64 counted: the sample's spread is far
+      // inside that margin); count them all to find out.
+      const std::uint64_t counted = std::uint64_t{result.facet_counting.sampled} * result.facet_counting.stride;
+      all = lower <= bound && (counted <= 2 * std::uint64_t{bound} || result.facet_counting.sampled < 64);
+    }
+    if (all) {
+      auto sample_spy = std::move(pass_spy);
+      auto sample_values = std::move(pass_values);
+      const bool was_partial = result.partial;
+      const Xapian::doccount matches = count_pass(1, bound + 1);
+      const bool cut = result.partial && !was_partial;  // by the time limit: some matches not seen
+      if (matches <= bound && !cut) {
+        result.total.estimated = result.total.lower = result.total.upper = matches;
+        result.facet_counting = FacetCounting();
+      } else if (result.facet_counting.stride > 1) {  // more than the bound after all: the sample's counts stand
+        pass_spy = std::move(sample_spy);
+        pass_values = std::move(sample_values);
+        result.total.lower = std::max(result.total.lower, bound + 1);
+      } else {  // cut short: the counts of the matches it saw
+        result.total.lower = std::max(result.total.lower, matches);
+      }
+    }
+    if (result.facet_counting.stride > 1) {
+      // The sample counts the matches among one post in `stride`: a better
+      // estimate of their number than Xapian's, within its bounds.
+      result.facet_counting.estimated = true;
+      const std::uint64_t counted = std::uint64_t{result.facet_counting.sampled} * result.facet_counting.stride;
+      result.total.estimated = static_cast<Xapian::doccount>(
+          std::clamp<std::uint64_t>(counted, result.total.lower, result.total.upper));
+    }
   }
-  FacetSpy& counted = sample ? *sample_spy : spy;
+  FacetSpy& counted = from_pass ? *pass_spy : spy;
   if (kept && kept->facet_table && !prefixes.empty() && !kept->facets) {
     auto make = [this] { return std::make_shared<const FacetTable>(shards_.shards); };
     kept->facets = kept->tables ? kept->tables->facets(kept->revision, make) : make();
   }
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
   if (table && !prefixes.empty()) ++kept_use_.facets_from_table;
-  if (count_values) counted.count_values(sample ? *sample_values : values);
+  if (count_values) counted.count_values(from_pass ? *pass_values : values);
   else counted.count(shards_.shards, table);
-  if (!prefixes.empty() && !sample) result.facet_counting.sampled = result.total.estimated;
+  if (!prefixes.empty() && !result.facet_counting.estimated) result.facet_counting.sampled = result.total.estimated;
   for (std::size_t i = 0; i < request.facets.size(); ++i) {
     Facet facet = make_facet(db_, shards_.shards, request.facets[i], counted.terms(i), request.facet_limit, table);
     for (FacetValue& v : facet.values) v.count *= result.facet_counting.stride;

@@ -1301,8 +1301,10 @@ class BoundedFacetsTest : public ::testing::Test {
     Xapian::WritableDatabase db(dir_ + "/db", Xapian::DB_CREATE_OR_OPEN);
     db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
     for (int i = 0; i < 2000; ++i) {
-      // "rare phrase" as a phrase in one post in 7, its words in all.
-      const std::string text = i % 7 ? "common words in a post: phrase rare" : "common words in a post: rare phrase";
+      // "rare phrase" as a phrase in one post in 7, "blue sky" in two in 3,
+      // their words in all.
+      const std::string text = std::string(i % 7 ? "common words in a post: phrase rare" : "common words in a post: rare phrase") +
+                               (i % 3 ? ". blue sky" : ". sky blue");
       TestPost p{"p" + std::to_string(i), "Post " + std::to_string(i), text, {"Ann Author"},
                  {i % 2 ? "Odd" : "Even"}, "f" + std::to_string(i / 500), "", at("2026-01-01") + 3600 * i};
       if (i % 100 == 0) p.categories.push_back("Rare");
@@ -1399,6 +1401,35 @@ TEST_F(BoundedFacetsTest, PhraseSamplesStayNearTheBoundAndEstimateTheTotal) {
     for (const auto& [name, n] : counts(r.facets[1])) sum += n;
     EXPECT_EQ(sum, r.facet_counting.sampled * r.facet_counting.stride) << phrase;
   }
+}
+
+// "blue sky" is a phrase in 1,333 posts, its words in all 2,000: more
+// matches than the match counts (1,000), fewer than the upper bound. A
+// sample finds them few, and a pass over all of them counts them exactly
+// when they are within the bound; past it the sample's counts stand.
+TEST_F(BoundedFacetsTest, AFewMatchesUnderAHighUpperBoundAreCountedExactly) {
+  SearchResult within = run(1500, 0, "\"blue sky\"");
+  EXPECT_FALSE(within.facet_counting.estimated);
+  EXPECT_EQ(within.facet_counting.stride, 1u);
+  EXPECT_TRUE(within.total.exact());
+  EXPECT_EQ(within.total.estimated, 1333u);
+  Xapian::doccount sum = 0;
+  for (const auto& [name, n] : counts(within.facets[1])) sum += n;
+  EXPECT_EQ(sum, 1333u);
+  auto category = counts(within.facets[0]);
+  EXPECT_EQ(category["even"], 666u);  // i % 3 != 0 among even i < 2000
+  EXPECT_EQ(category["rare"], 13u);   // i % 100 == 0 and i % 3 != 0
+
+  SearchResult past = run(1000, 0, "\"blue sky\"");
+  EXPECT_TRUE(past.facet_counting.estimated);
+  EXPECT_EQ(past.facet_counting.stride, 2u);
+  EXPECT_FALSE(past.total.exact());
+  EXPECT_GT(past.total.lower, 1000u);
+  EXPECT_GT(past.total.estimated, 0.7 * 1333);
+  EXPECT_LT(past.total.estimated, 1.3 * 1333);
+  sum = 0;
+  for (const auto& [name, n] : counts(past.facets[1])) sum += n;
+  EXPECT_EQ(sum, past.facet_counting.sampled * 2);
 }
 
 TEST(FacetSample, StrideFromTheUpperBoundThenFromTheSample) {
