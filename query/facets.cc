@@ -1,6 +1,8 @@
 #include "query/facets.h"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 
@@ -142,6 +144,11 @@ FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
     if (terms_.empty() || *terms_.back() != pairs_[p].term) terms_.push_back(&pairs_[p].term);
     pairs_[p].term_rank = static_cast<std::uint32_t>(terms_.size() - 1);
   }
+  term_facets_.assign(terms_.size(), 0);
+  for (std::size_t t = 0; t < terms_.size(); ++t)
+    for (const FacetInfo& f : kFacetTable)
+      if (std::string_view(*terms_[t]).substr(0, std::strlen(f.prefix)) == f.prefix)
+        term_facets_[t] |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(f.kind));
   const std::string_view feed_prefix = schema::kFeed;
   for (const Pair& p : pairs_)
     if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
@@ -264,10 +271,16 @@ void FacetSpy::count_from_table(const FacetTable& table) {
     if (best == kNone || n[p] > n[best] || (n[p] == n[best] && pairs[p].label < pairs[best].label)) term_label[t] = p;
   }
   std::sort(ranks.begin(), ranks.end());  // byte order of the terms
+  // The facet bit of each prefix (facet_kind.h), known to the table.
+  std::vector<std::uint8_t> bits(prefixes_.size(), 0);
+  for (std::size_t i = 0; i < prefixes_.size(); ++i)
+    for (const FacetInfo& f : kFacetTable)
+      if (prefixes_[i] == f.prefix) bits[i] = static_cast<std::uint8_t>(1u << static_cast<unsigned>(f.kind));
   for (std::uint32_t t : ranks) {
     const std::string& term = *table.terms()[t];
+    const std::uint8_t facets = table.term_facets(t);
     for (std::size_t i = 0; i < prefixes_.size(); ++i)
-      if (term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0)
+      if (bits[i] ? (facets & bits[i]) != 0 : term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0)
         terms_[i].push_back({&term, term_n[t], term_label[t] == kNone ? nullptr : &pairs[term_label[t]].label});
   }
 }
@@ -284,8 +297,13 @@ Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>
       if (is_month_term(*it->term)) items.push_back(&*it);
   } else {
     for (const auto& t : terms) items.push_back(&t);
-    std::stable_sort(items.begin(), items.end(), [](const TermCount* a, const TermCount* b) { return a->n > b->n; });
-    if (items.size() > limit) items.resize(limit);
+    // Only the first `limit` in order: ties go to the earlier term (`terms`
+    // is in term order, so the lower address).
+    const std::size_t kept = std::min<std::size_t>(limit, items.size());
+    std::partial_sort(items.begin(), items.begin() + kept, items.end(), [](const TermCount* a, const TermCount* b) {
+      return a->n != b->n ? a->n > b->n : std::less<const TermCount*>()(a, b);
+    });
+    items.resize(kept);
   }
   facet.values.reserve(items.size());
   for (const TermCount* item : items) {

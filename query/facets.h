@@ -51,6 +51,9 @@ class FacetTable {
   const std::vector<Pair>& pairs() const { return pairs_; }
   // The distinct terms of the pairs, in byte order.
   const std::vector<const std::string*>& terms() const { return terms_; }
+  // The facets (a bit per FacetKind) whose prefix the term of that rank
+  // starts with: counting looks here instead of comparing strings.
+  std::uint8_t term_facets(std::uint32_t rank) const { return term_facets_[rank]; }
   // The pair numbers of document `did` (its id in its shard): [begin, end); empty for a docid
   // the revision does not have.
   const std::uint32_t* begin(Xapian::docid did) const;
@@ -61,6 +64,7 @@ class FacetTable {
  private:
   std::vector<Pair> pairs_;
   std::vector<const std::string*> terms_;  // into pairs_, which no longer changes
+  std::vector<std::uint8_t> term_facets_;  // by term rank
   std::map<std::string, std::string> feed_titles_;
   std::vector<std::uint32_t> offsets_;  // by docid: where its numbers start in ids_
   std::vector<std::uint32_t> ids_;
