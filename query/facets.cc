@@ -172,11 +172,21 @@ const std::uint32_t* FacetTable::end(Xapian::docid did) const {
 
 void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTable* table) {
   if (prefixes_.empty() || matched_.empty()) return;
-  // Xapian usually reports matches in docid order already.
-  if (!std::is_sorted(matched_.begin(), matched_.end())) std::sort(matched_.begin(), matched_.end());
-  if (table) {
+  if (table) {  // in any order
     count_from_table(*table);
     return;
+  }
+  // Xapian reports the matches of one shard after the other, each in docid
+  // order: each shard's value stream can be read forwards as they come.
+  const auto k = static_cast<unsigned>(shards.size());
+  std::vector<Xapian::docid> last(k, 0);
+  for (Xapian::docid did : matched_) {
+    Xapian::docid& before = last[schema::shard_of_docid(did, k)];
+    if (did < before) {
+      std::sort(matched_.begin(), matched_.end());
+      break;
+    }
+    before = did;
   }
   // Each (term, label) pair is counted in a hash table, and only the
   // distinct pairs are sorted into terms (add_pairs): values are mostly
@@ -189,7 +199,6 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
     at.push_back(shard.valuestream_begin(schema::kSlotFacets));
     end.push_back(shard.valuestream_end(schema::kSlotFacets));
   }
-  const auto k = static_cast<unsigned>(shards.size());
   for (Xapian::docid did : matched_) {
     const unsigned s = schema::shard_of_docid(did, k);
     if (at[s] == end[s]) continue;
@@ -248,8 +257,7 @@ void FacetSpy::add_pairs(const PairCounts& pairs) {
 
 void FacetSpy::count_from_table(const FacetTable& table) {
   const auto& pairs = table.pairs();
-  // Per pair: how many matches carry it; `seen` lists the pairs in the
-  // order of the first (lowest docid) match that carries each.
+  // Per pair: how many matches carry it; `seen` lists the pairs counted.
   std::vector<Xapian::doccount> n(pairs.size(), 0);
   std::vector<std::uint32_t> seen;
   for (Xapian::docid did : matched_)
