@@ -488,12 +488,12 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // The match counted at least kExactCountBound matches, and the spies saw
   // those. When that was not all of them, or more than facet_bound, the
   // facets are counted in a pass of their own: over every match when there
-  // are at most facet_bound
-  // (known from the upper bound, or from a sample that finds few), else
-  // over one post in `stride` (by a hash of its id), about facet_bound of
-  // them, multiplied. Counting up to the bound in the match itself cost a
-  // phrase of 344,000 matches over a million posts 10,001 phrase checks
-  // before the sample's, for counts the sample then replaced.
+  // are at most facet_bound (known from the upper bound, or from a sample
+  // that finds few), else over one post in `stride` (by a hash of its id),
+  // about facet_bound of them, multiplied. Counting up to the bound in the
+  // match itself cost a phrase of 344,000 matches over a million posts
+  // 10,001 phrase checks before the sample's, for counts the sample then
+  // replaced.
   std::unique_ptr<FacetSpy> pass_spy;
   std::unique_ptr<Xapian::ValueCountMatchSpy> pass_values;
   // Counts the matches again, at most `check` of them, among one post in
@@ -542,12 +542,14 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       if (matches <= bound && !cut) {
         result.total.estimated = result.total.lower = result.total.upper = matches;
         result.facet_counting = FacetCounting();
-      } else if (result.facet_counting.stride > 1) {  // more than the bound after all: the sample's counts stand
-        pass_spy = std::move(sample_spy);
-        pass_values = std::move(sample_values);
-        result.total.lower = std::max(result.total.lower, bound + 1);
-      } else {  // cut short: the counts of the matches it saw
-        result.total.lower = std::max(result.total.lower, matches);
+      } else {
+        // More than the bound after all (the sample's counts stand), or cut
+        // short (counts of the matches seen, marked partial).
+        result.total.lower = std::max(result.total.lower, cut ? matches : bound + 1);
+        if (result.facet_counting.stride > 1) {
+          pass_spy = std::move(sample_spy);
+          pass_values = std::move(sample_values);
+        }
       }
     }
     if (result.facet_counting.stride > 1) {
