@@ -1303,7 +1303,7 @@ class BoundedFacetsTest : public ::testing::Test {
     for (int i = 0; i < 2000; ++i) {
       // "rare phrase" as a phrase in one post in 7, "blue sky" in two in 3,
       // their words in all.
-      const std::string text = std::string(i % 7 ? "common words in a post: phrase rare" : "common words in a post: rare phrase") +
+      const std::string text = std::string("common words in a post: ") + (i % 7 ? "phrase rare" : "rare phrase") +
                                (i % 3 ? ". blue sky" : ". sky blue");
       TestPost p{"p" + std::to_string(i), "Post " + std::to_string(i), text, {"Ann Author"},
                  {i % 2 ? "Odd" : "Even"}, "f" + std::to_string(i / 500), "", at("2026-01-01") + 3600 * i};
