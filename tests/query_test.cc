@@ -1419,6 +1419,12 @@ TEST_F(BoundedFacetsTest, AFewMatchesUnderAHighUpperBoundAreCountedExactly) {
   auto category = counts(within.facets[0]);
   EXPECT_EQ(category["even"], 666u);  // i % 3 != 0 among even i < 2000
   EXPECT_EQ(category["rare"], 13u);   // i % 100 == 0 and i % 3 != 0
+  // The same from the FacetTable of a long-running searcher.
+  SearchResult kept = run(1500, 1 << 20, "\"blue sky\"");
+  EXPECT_FALSE(kept.facet_counting.estimated);
+  EXPECT_EQ(kept.total.estimated, 1333u);
+  EXPECT_EQ(counts(kept.facets[0]), category);
+  EXPECT_EQ(counts(kept.facets[1]), counts(within.facets[1]));
 
   SearchResult past = run(1000, 0, "\"blue sky\"");
   EXPECT_TRUE(past.facet_counting.estimated);
@@ -1430,6 +1436,28 @@ TEST_F(BoundedFacetsTest, AFewMatchesUnderAHighUpperBoundAreCountedExactly) {
   sum = 0;
   for (const auto& [name, n] : counts(past.facets[1])) sum += n;
   EXPECT_EQ(sum, past.facet_counting.sampled * 2);
+  SearchResult past_kept = run(1000, 1 << 20, "\"blue sky\"");
+  EXPECT_EQ(counts(past_kept.facets[0]), counts(past.facets[0]));
+  EXPECT_EQ(counts(past_kept.facets[1]), counts(past.facets[1]));
+}
+
+// FacetSpy reads each shard's value stream forwards: ids shown out of
+// order (not how Xapian shows them) are sorted first, not skipped.
+TEST_F(BoundedFacetsTest, IdsShownOutOfOrderCountTheSame) {
+  Xapian::Database db(dir_ + "/db");
+  FacetSpy forwards({schema::kCategory}), backwards({schema::kCategory});
+  for (Xapian::docid did = 1; did <= 300; ++did) forwards(db.get_document(did), 0);
+  for (Xapian::docid did = 300; did >= 1; --did) backwards(db.get_document(did), 0);
+  forwards.count({db});
+  backwards.count({db});
+  auto as_map = [](const std::vector<TermCount>& terms) {
+    std::map<std::string, Xapian::doccount> out;
+    for (const auto& t : terms) out[*t.term] = t.n;
+    return out;
+  };
+  const auto expected = std::map<std::string, Xapian::doccount>{{"Keven", 150}, {"Kodd", 150}, {"Krare", 3}};
+  EXPECT_EQ(as_map(forwards.terms(0)), expected);
+  EXPECT_EQ(as_map(backwards.terms(0)), expected);
 }
 
 TEST(FacetSample, StrideFromTheUpperBoundThenFromTheSample) {
