@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -33,6 +34,11 @@ inline constexpr std::array<FacetInfo, 4> kFacetTable = {{
     {FacetKind::kFeed, "feed", schema::kFeed, "feed", "Feed"},
     {FacetKind::kMonth, "month", schema::kMonth, "", "Month"},
 }};
+
+// The bit of `kind` in a set of facets (FacetTable::term_facets).
+constexpr std::uint8_t facet_bit(FacetKind kind) {
+  return static_cast<std::uint8_t>(1u << static_cast<unsigned>(kind));
+}
 
 // The row of `kind` (the table is in enum order).
 constexpr const FacetInfo& facet_info(FacetKind kind) { return kFacetTable[static_cast<std::size_t>(kind)]; }

@@ -112,9 +112,11 @@ unsigned resample_stride(Xapian::doccount sampled, unsigned stride, Xapian::docc
   return again < stride ? again : 0;
 }
 
-FacetSpy::FacetSpy(std::vector<std::string> prefixes)
-    : prefixes_(std::move(prefixes)),
-      terms_(prefixes_.size()) {
+FacetSpy::FacetSpy(const std::vector<FacetKind>& facets) : terms_(facets.size()) {
+  for (FacetKind f : facets) {
+    prefixes_.emplace_back(facet_info(f).prefix);
+    bits_.push_back(facet_bit(f));
+  }
   matched_.reserve(256);  // most searches match fewer: no regrowing while Xapian matches
 }
 
@@ -152,7 +154,7 @@ FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
   for (std::size_t t = 0; t < terms_.size(); ++t)
     for (const FacetInfo& f : kFacetTable)
       if (std::string_view(*terms_[t]).substr(0, std::strlen(f.prefix)) == f.prefix)
-        term_facets_[t] |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(f.kind));
+        term_facets_[t] |= facet_bit(f.kind);
   const std::string_view feed_prefix = schema::kFeed;
   for (const Pair& p : pairs_)
     if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
@@ -280,21 +282,14 @@ void FacetSpy::count_from_table(const FacetTable& table) {
     const std::uint32_t best = term_label[t];
     if (best == kNone || n[p] > n[best] || (n[p] == n[best] && pairs[p].label < pairs[best].label)) term_label[t] = p;
   }
-  // The facet bit of each prefix (facet_kind.h), known to the table.
-  std::vector<std::uint8_t> bits(prefixes_.size(), 0);
-  for (std::size_t i = 0; i < prefixes_.size(); ++i)
-    for (const FacetInfo& f : kFacetTable)
-      if (prefixes_[i] == f.prefix) bits[i] = static_cast<std::uint8_t>(1u << static_cast<unsigned>(f.kind));
   // In rank order, which is the terms' byte order: a pass over every term
   // of the table (as the vectors above are) costs less than sorting the
   // ranks of thousands of counted terms.
   for (std::uint32_t t = 0; t < term_n.size(); ++t) {
     if (term_n[t] == 0) continue;
-    const std::string& term = *table.terms()[t];
-    const std::uint8_t facets = table.term_facets(t);
-    for (std::size_t i = 0; i < prefixes_.size(); ++i)
-      if (bits[i] ? (facets & bits[i]) != 0 : term.compare(0, prefixes_[i].size(), prefixes_[i]) == 0)
-        terms_[i].push_back({&term, term_n[t], term_label[t] == kNone ? nullptr : &pairs[term_label[t]].label});
+    const std::string* label = term_label[t] == kNone ? nullptr : &pairs[term_label[t]].label;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+      if (table.term_facets(t) & bits_[i]) terms_[i].push_back({table.terms()[t], term_n[t], label});
   }
 }
 

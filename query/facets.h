@@ -85,8 +85,8 @@ struct TermCount {
 
 class FacetSpy : public Xapian::MatchSpy {
  public:
-  // One facet per prefix, in this order.
-  explicit FacetSpy(std::vector<std::string> prefixes);
+  // These facets, in this order.
+  explicit FacetSpy(const std::vector<FacetKind>& facets);
 
   void operator()(const Xapian::Document& doc, double weight) override;
 
@@ -110,7 +110,8 @@ class FacetSpy : public Xapian::MatchSpy {
   const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
 
  private:
-  std::vector<std::string> prefixes_;
+  std::vector<std::string> prefixes_;  // of the facets, in order
+  std::vector<std::uint8_t> bits_;     // facet_bit() of each
   std::vector<std::vector<TermCount>> terms_;
   std::vector<Xapian::docid> matched_;
   // What terms_ points into when counting from the database.

@@ -333,9 +333,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   check_shard_operators(db_, built.query, request.query.text);
   result.searched_as_words = built.as_words;
 
-  std::vector<std::string> prefixes;
-  for (FacetKind f : request.facets) prefixes.push_back(facet_info(f).prefix);
-  FacetSpy spy(prefixes);
+  const bool faceted = !request.facets.empty();
+  FacetSpy spy(request.facets);
   // Over remote shards, or local ones whose ids repeat (written before
   // they were interleaved), the facet values are counted by Xapian's own
   // ValueCountMatchSpy: xapian-tcpsrv runs no other, and the ids a spy is
@@ -385,7 +384,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   }
   enquire.set_query(query);
   result.parsed_query = query.get_description();
-  if (!prefixes.empty()) {
+  if (faceted) {
     if (!count_values) enquire.add_matchspy(&spy);
     else if (!shards_.remote) enquire.add_matchspy(&values);
   }
@@ -396,9 +395,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // growing with the match set. Whether the matches are within the bound
   // is found out after the match (below), not by making it count them.
   const Xapian::doccount doccount = db_.get_doccount();
-  const bool bounded = !prefixes.empty() && !shards_.remote && request.facet_bound > 0;
+  const bool bounded = faceted && !shards_.remote && request.facet_bound > 0;
   Xapian::doccount check_at_least = kExactCountBound;
-  if (request.exact_count || (!prefixes.empty() && !bounded)) check_at_least = doccount;
+  if (request.exact_count || (faceted && !bounded)) check_at_least = doccount;
   // offset + limit must not wrap around (--offset 4294967295).
   const Xapian::doccount limit =
       std::min<Xapian::doccount>(request.limit, std::numeric_limits<Xapian::doccount>::max() - request.offset);
@@ -414,7 +413,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
   result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
-  if (count_values && shards_.remote && !prefixes.empty()) {
+  if (count_values && shards_.remote && faceted) {
     Xapian::Enquire count(db_);
     count.set_query(query);
     count.add_matchspy(&values);
@@ -499,7 +498,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // Counts the matches again, at most `check` of them, among one post in
   // `stride` (every match when 1); returns how many it saw.
   auto count_pass = [&](unsigned stride, Xapian::doccount check) {
-    pass_spy = std::make_unique<FacetSpy>(prefixes);
+    pass_spy = std::make_unique<FacetSpy>(request.facets);
     pass_values = std::make_unique<Xapian::ValueCountMatchSpy>(schema::kSlotFacets);
     Xapian::Enquire pass(db_);
     pass.set_query(stride > 1 ? sampled(query, stride) : query);
@@ -562,15 +561,15 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     }
   }
   FacetSpy& counted = from_pass ? *pass_spy : spy;
-  if (kept && kept->facet_table && !prefixes.empty() && !kept->facets) {
+  if (kept && kept->facet_table && faceted && !kept->facets) {
     auto make = [this] { return std::make_shared<const FacetTable>(shards_.shards); };
     kept->facets = kept->tables ? kept->tables->facets(kept->revision, make) : make();
   }
   const FacetTable* table = kept ? kept->facets.get() : nullptr;
-  if (table && !prefixes.empty()) ++kept_use_.facets_from_table;
+  if (table && faceted) ++kept_use_.facets_from_table;
   if (count_values) counted.count_values(from_pass ? *pass_values : values);
   else counted.count(shards_.shards, table);
-  if (!prefixes.empty() && !result.facet_counting.estimated) result.facet_counting.sampled = result.total.estimated;
+  if (faceted && !result.facet_counting.estimated) result.facet_counting.sampled = result.total.estimated;
   for (std::size_t i = 0; i < request.facets.size(); ++i) {
     Facet facet = make_facet(db_, shards_.shards, request.facets[i], counted.terms(i), request.facet_limit, table);
     for (FacetValue& v : facet.values) v.count *= result.facet_counting.stride;

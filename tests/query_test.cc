@@ -1445,7 +1445,7 @@ TEST_F(BoundedFacetsTest, AFewMatchesUnderAHighUpperBoundAreCountedExactly) {
 // order (not how Xapian shows them) are sorted first, not skipped.
 TEST_F(BoundedFacetsTest, IdsShownOutOfOrderCountTheSame) {
   Xapian::Database db(dir_ + "/db");
-  FacetSpy forwards({schema::kCategory}), backwards({schema::kCategory});
+  FacetSpy forwards({FacetKind::kCategory}), backwards({FacetKind::kCategory});
   for (Xapian::docid did = 1; did <= 300; ++did) forwards(db.get_document(did), 0);
   for (Xapian::docid did = 300; did >= 1; --did) backwards(db.get_document(did), 0);
   forwards.count({db});
