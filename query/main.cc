@@ -282,7 +282,9 @@ int run(int argc, char** argv) {
   app.add_option("--format", format, "output: text, json or ids")
       ->check(CLI::IsMember({"text", "json", "ids"}));
   app.add_flag("--count", count_only, "print only the number of matching posts");
-  app.add_option("--facets", facets, "count matches per category,author,feed,month");
+  app.add_option("--facets", facets,
+                 "count matches per category,author,feed,month (exact up to " + std::to_string(kFacetBound) +
+                     " matches, estimated from a sample past it)");
   app.add_option("--facet-limit", facet_limit, "values per facet (default 10)")->check(CLI::Range(1u, 1000u));
   app.add_option("--limit", limit, "results per page (default 10, at most 1000)")
       ->check(CLI::Range(1u, kMaxLimit));
