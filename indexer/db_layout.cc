@@ -139,7 +139,14 @@ std::string new_generation(const std::string& path, unsigned shards) {
   for (unsigned n = 0; n < shards; ++n) {
     const std::string shard = (gen / shard_dir(n)).string();
     try {
-      Xapian::WritableDatabase(shard, Xapian::DB_CREATE).close();
+      // Committed once, with the mark its ids will carry: a shard left at
+      // revision 0 gets every optional table (spelling, synonyms) created
+      // empty when the writer opens it, and each search then opens and
+      // reads them for nothing.
+      Xapian::WritableDatabase db(shard, Xapian::DB_CREATE);
+      db.set_metadata(schema::kMetaDocids, schema::interleaved_docids_value(n, shards));
+      db.commit();
+      db.close();
     } catch (const Xapian::Error& e) {
       throw std::runtime_error("cannot create database " + shard + ": " + e.get_description());
     }

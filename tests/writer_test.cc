@@ -451,6 +451,28 @@ TEST_F(WriterTest, APostLivesInTheShardOfItsIdsHash) {
   EXPECT_EQ(again.shard_count(), 3u);
 }
 
+// The shards hold the tables their posts fill and no other: Xapian creates
+// spelling and synonym tables, empty, in a shard opened for writing at
+// revision 0, and every search then opens and reads them. Spelling data
+// has a database of its own (schema::spelling_db_path).
+TEST_F(WriterTest, ShardsHoldNoEmptySpellingOrSynonymTables) {
+  std::vector<std::string> shards, errors;
+  {
+    Writer w(db_, 2);
+    w.ingest(collect_snapshots({snapshot("2026-09-02T010000Z", rss({kA, kB}))}, "", errors));
+    shards = w.shard_paths();
+  }
+  ASSERT_EQ(shards.size(), 2u);
+  for (unsigned n = 0; n < shards.size(); ++n) {
+    EXPECT_TRUE(fs::exists(fs::path(shards[n]) / "postlist.glass")) << shards[n];
+    EXPECT_FALSE(fs::exists(fs::path(shards[n]) / "spelling.glass")) << shards[n];
+    EXPECT_FALSE(fs::exists(fs::path(shards[n]) / "synonym.glass")) << shards[n];
+    EXPECT_EQ(Xapian::Database(shards[n]).get_metadata(schema::kMetaDocids), schema::interleaved_docids_value(n, 2));
+  }
+  EXPECT_GT(spelling_frequency(schema::spelling_db_path(db_), "alpha"), 0u);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(WriterTest, SecondWriterIsToldTheDatabaseIsLocked) {
   Writer first(db_);
   try {
