@@ -439,9 +439,12 @@ inline std::string live_generation(const std::string& db_path) {
 // was moved hold their spelling data in the main database: readers use
 // both. Returns the path for `db_path` (a database directory, or one
 // generation).
-inline std::string spelling_db_path(const std::string& db_path) {
-  const std::string generation = live_generation(db_path);
+// The second form is for a caller that has read the live generation.
+inline std::string spelling_db_path(const std::string& db_path, const std::string& generation) {
   return db_path + (generation.empty() ? "" : "/" + generation) + "/spelling";
+}
+inline std::string spelling_db_path(const std::string& db_path) {
+  return spelling_db_path(db_path, live_generation(db_path));
 }
 
 }  // namespace blogsearch::schema

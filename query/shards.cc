@@ -128,18 +128,19 @@ void open_into(ShardSet& set, const std::string& path, int depth, const ShardOpt
     }
   }
   if (set.shards.size() == before) throw ShardError("the stub " + stub + " lists no shards");
-  if (stub != path && !schema::live_generation(path).empty()) agree_on_commit(set, before);
+  if (stub == path) return;
+  const std::string generation = schema::live_generation(path);
+  if (!generation.empty()) agree_on_commit(set, before);
   // A folder holding a stub of several shards, or of remote ones, may hold
   // their spelling data beside it (a blogsearch database's own stub names
   // one generation, whose spelling was found above).
-  if (stub == path) return;
-  if (schema::live_generation(path).empty()) {
+  if (generation.empty()) {
     if (const std::string spelling = path + "/spelling"; exists(spelling)) set.spelling_paths.push_back(spelling);
     return;
   }
   // A blogsearch database: its shards share the generation's spelling data
   // (the layout from before shards found it in its one database above).
-  const std::string spelling = schema::spelling_db_path(path);
+  const std::string spelling = schema::spelling_db_path(path, generation);
   if (exists(spelling) &&
       std::find(set.spelling_paths.begin(), set.spelling_paths.end(), spelling) == set.spelling_paths.end() &&
       std::find(set.spelling_paths.begin(), set.spelling_paths.end(),
