@@ -7,10 +7,22 @@
 // stderr ("PROGRAM: cannot write to standard output: REASON", the reason
 // when errno still tells it) and returns
 // false, so the main returns a non-zero status. Nothing here throws.
+//
+// A one-shot process that only read its database may end with
+// exit_after_stdout() instead: it checks stdout the same way and ends the
+// process without unwinding (closing the database's tables and freeing
+// memory one by one was 2% of a search from the command line; the kernel
+// does both at exit). Sanitizer builds run LeakSanitizer's check there
+// first, as an exit handler would have.
 #pragma once
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -37,6 +49,17 @@ inline bool finish_stdout(const char* program) {
   if (error > 0) std::fprintf(stderr, "%s: cannot write to standard output: %s\n", program, std::strerror(error));
   else std::fprintf(stderr, "%s: cannot write to standard output\n", program);
   return false;
+}
+
+// Ends the process: `rc` when finish_stdout(program) succeeds, else
+// `rc_unwritten`.
+[[noreturn]] inline void exit_after_stdout(const char* program, int rc, int rc_unwritten) {
+  const bool written = finish_stdout(program);
+  std::cerr.flush();
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_do_leak_check();
+#endif
+  std::_Exit(written ? rc : rc_unwritten);
 }
 
 }  // namespace blogsearch

@@ -6,11 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#endif
 
-#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -34,18 +30,9 @@ constexpr int kExitUsage = 2;
 constexpr int kExitDatabase = 4;
 
 // Ends the process with `rc` once what it wrote has reached stdout (results
-// that did not, on a full disk, are not results: kExitUsage then). Nothing
-// is unwound: the database was only read, and closing its tables and
-// freeing memory one by one took 2% of a search from the command line;
-// the kernel does both at exit.
-[[noreturn]] void exit_now(int rc) {
-  const bool written = finish_stdout("blogsearch");
-  std::cerr.flush();
-#if defined(__SANITIZE_ADDRESS__)
-  __lsan_do_leak_check();  // what an exit handler would have done
-#endif
-  std::_Exit(written ? rc : kExitUsage);
-}
+// that did not, on a full disk, are not results: kExitUsage then), without
+// unwinding (stdout_check.h).
+[[noreturn]] void exit_now(int rc) { exit_after_stdout("blogsearch", rc, kExitUsage); }
 
 void report_query_error(const QueryError& e) {
   std::cerr << "blogsearch: " << e.what() << "\n";
