@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <system_error>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "indexer/schema.h"
@@ -147,6 +150,28 @@ const char* sort_order_name(SortOrder order) {
 // The two per-post tables are immutable once made: with
 // SearcherOptions::tables the searchers of a process share them (local
 // shards only).
+namespace {
+
+// The local shards of `set` opened a second time and combined, when each
+// is at the revision `set` holds; nullopt when a commit came between the
+// two opens, a shard cannot be opened again, or a shard is remote.
+std::optional<Xapian::Database> open_again(const ShardSet& set) {
+  if (set.remote) return std::nullopt;
+  try {
+    Xapian::Database all;
+    for (std::size_t i = 0; i < set.shards.size(); ++i) {
+      Xapian::Database shard(set.names[i]);
+      if (shard.get_revision() != set.shards[i].get_revision()) return std::nullopt;
+      all.add_database(shard);
+    }
+    return all;
+  } catch (const Xapian::Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 struct Searcher::Kept {
   Kept(const ShardSet& set, std::size_t bytes, RevisionTables* shared)
       : docs(bytes),
@@ -165,6 +190,15 @@ struct Searcher::Kept {
   std::string revision;  // revision_key of the shards, "" when not shared
   std::shared_ptr<const FacetTable> facets;  // made (or shared) at the first search with facets
   bool facet_table;  // `facets` may be made
+  // The second handle for SampleBeside, opened at the first search that
+  // wants it; null when it could not be had at this revision.
+  Xapian::Database* second_handle(const ShardSet& set) {
+    if (!second_tried) second = open_again(set);
+    second_tried = true;
+    return second ? &*second : nullptr;
+  }
+  std::optional<Xapian::Database> second;
+  bool second_tried = false;
 };
 
 Searcher::Kept* Searcher::kept() {
@@ -182,6 +216,48 @@ namespace {
 Xapian::KeyMaker* sorter(const std::shared_ptr<const PublishedKeys>& keys) {
   return const_cast<PublishedKeys*>(keys.get());
 }
+
+// The facets' sample (search_once), counted on a thread of its own while
+// the match runs, when Xapian's estimate before the match already says
+// the matches are past the bound: over a million posts the sample took as
+// long as the match (10,000 phrase checks for a phrase). The thread has
+// its own handle on the shards (Kept::second_handle, the same revision)
+// and its own copy of the query: Xapian's objects are not shared between
+// threads. Its counts are used only when the match then asks for the same
+// sample (stride); otherwise they are dropped and the sample counted after
+// the match, as without it, so that results never depend on it.
+struct SampleBeside {
+  unsigned stride = 0;  // 0: not started
+  std::unique_ptr<FacetSpy> spy;
+  bool cut = false;  // stopped by the time limit
+  std::future<void> done;  // declared last: its destructor waits for the thread
+
+  // `copy` must share no part with any query this thread keeps (Xapian
+  // counts references to a query's parts without atomics): this thread
+  // lets go of it before the other starts.
+  void start(Xapian::Database& second, Xapian::Query copy, unsigned sample_stride,
+             const std::vector<FacetKind>& facets, double time_limit) {
+    stride = sample_stride;
+    spy = std::make_unique<FacetSpy>(facets);
+    Xapian::Query query = sampled(copy, stride);
+    copy = Xapian::Query();
+    auto count = [this, &second, query = std::move(query), time_limit] {
+      Xapian::Enquire pass(second);
+      pass.set_query(query);
+      pass.add_matchspy(spy.get());
+      if (time_limit > 0) pass.set_time_limit(time_limit);
+      const auto start = std::chrono::steady_clock::now();
+      pass.get_mset(0, 0, second.get_doccount());
+      cut = time_limit > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit;
+    };
+    try {
+      done = std::async(std::launch::async, std::move(count));
+    } catch (const std::system_error&) {  // no thread to be had: counted after the match
+      stride = 0;
+    }
+  }
+};
 
 }  // namespace
 
@@ -409,6 +485,22 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
                                 ? 0
                                 : request.bounds.time_limit_ms / 1000.0;
   if (time_limit > 0) enquire.set_time_limit(time_limit);
+  // Past the bound by Xapian's estimate: the sample is counted beside the
+  // match (SampleBeside; long-running searchers over local shards).
+  SampleBeside beside;
+  if (kept && bounded && !count_values) {
+    Xapian::Enquire probe(db_);
+    probe.set_query(query);
+    const unsigned stride = sample_stride(probe.get_mset(0, 0).get_matches_upper_bound(), request.facet_bound);
+    Xapian::Database* second = stride > 1 ? kept->second_handle(shards_) : nullptr;
+    // Built again, and nothing else of that build kept (its other queries
+    // share parts of this one) by the time the thread starts.
+    auto own_query = [&] {
+      BuiltQuery again = build(typed);
+      return std::move(again.query);
+    };
+    if (second) beside.start(*second, own_query(), stride, request.facets, time_limit);
+  }
   const auto match_start = std::chrono::steady_clock::now();
   Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
   result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
@@ -497,9 +589,16 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   std::unique_ptr<Xapian::ValueCountMatchSpy> pass_values;
   // Counts the matches again, at most `check` of them, among one post in
   // `stride` (every match when 1); returns how many it saw.
-  auto count_pass = [&](unsigned stride, Xapian::doccount check) {
-    pass_spy = std::make_unique<FacetSpy>(request.facets);
+  auto count_pass = [&](unsigned stride, Xapian::doccount check) -> Xapian::doccount {
     pass_values = std::make_unique<Xapian::ValueCountMatchSpy>(schema::kSlotFacets);
+    if (beside.done.valid() && stride == beside.stride && check == doccount) {
+      beside.done.get();  // what the pass threw is thrown here
+      pass_spy = std::move(beside.spy);
+      if (beside.cut) result.partial = true;
+      ++kept_use_.samples_beside;
+      return pass_spy->seen();
+    }
+    pass_spy = std::make_unique<FacetSpy>(request.facets);
     Xapian::Enquire pass(db_);
     pass.set_query(stride > 1 ? sampled(query, stride) : query);
     if (count_values) pass.add_matchspy(pass_values.get());
@@ -510,7 +609,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     if (time_limit > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
       result.partial = true;
-    return count_values ? pass_values->get_total() : pass_spy->seen();
+    return count_values ? static_cast<Xapian::doccount>(pass_values->get_total()) : pass_spy->seen();
   };
   const Xapian::doccount seen = count_values ? values.get_total() : spy.seen();
   bool from_pass = false;
@@ -560,6 +659,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
           std::clamp<std::uint64_t>(counted, result.total.lower, result.total.upper));
     }
   }
+  if (beside.done.valid()) ++kept_use_.samples_beside_dropped;  // `beside` waits for it when it goes
   FacetSpy& counted = from_pass ? *pass_spy : spy;
   if (kept && kept->facet_table && faceted && !kept->facets) {
     auto make = [this] { return std::make_shared<const FacetTable>(shards_.shards); };

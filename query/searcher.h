@@ -97,8 +97,10 @@ struct SearcherOptions {
   // database is opened again, keep the records and texts of the posts read
   // (doc_cache.h) up to this many bytes, every post's facet terms and
   // every feed's title (facets.h: FacetTable), every post's published time
-  // to sort by (sort_keys.h), and a set-up QueryBuilder. 0, for one search
-  // per process: read what each search needs.
+  // to sort by (sort_keys.h), and a set-up QueryBuilder; and a second
+  // handle on the same local shards, for the facet sample that runs on a
+  // thread of its own beside the match (searcher.cc: SampleBeside). 0, for
+  // one search per process: read what each search needs.
   std::size_t cache_bytes = 0;
   // Where searchers of one process share the per-post tables of a revision
   // (revision_tables.h); null: this searcher makes its own.
@@ -136,10 +138,14 @@ class Searcher {
 
   // How often searches used what a long-running searcher keeps
   // (SearcherOptions::cache_bytes): facets counted from the FacetTable,
-  // sorts by the kept published times. For tests and benchmarks.
+  // sorts by the kept published times, facet samples counted beside the
+  // match (and of those, samples the match then did not want). For tests
+  // and benchmarks.
   struct KeptUse {
     unsigned long facets_from_table = 0;
     unsigned long sorts_by_keys = 0;
+    unsigned long samples_beside = 0;
+    unsigned long samples_beside_dropped = 0;
   };
   const KeptUse& kept_use() const { return kept_use_; }
 

@@ -1441,6 +1441,39 @@ TEST_F(BoundedFacetsTest, AFewMatchesUnderAHighUpperBoundAreCountedExactly) {
   EXPECT_EQ(counts(past_kept.facets[1]), counts(past.facets[1]));
 }
 
+// A long-running searcher counts the facets' sample on a thread of its
+// own beside the match (searcher.cc: SampleBeside): the same sample, the
+// same counts and estimates as a one-shot searcher, which counts it after
+// the match.
+TEST_F(BoundedFacetsTest, TheSampleCountedBesideTheMatchIsTheSame) {
+  SearcherOptions long_running;
+  long_running.cache_bytes = 1 << 20;
+  Searcher kept(dir_ + "/db", long_running), one_shot(dir_ + "/db");
+  for (const char* q : {"common", "\"common words\"", "\"rare phrase\"", "\"blue sky\""}) {
+    SearchRequest r;
+    r.query.text = q;
+    r.facets = {FacetKind::kCategory, FacetKind::kFeed};
+    r.facet_bound = 200;
+    auto started = [&kept] { return kept.kept_use().samples_beside + kept.kept_use().samples_beside_dropped; };
+    const unsigned long before = started();
+    const SearchResult a = one_shot.search(r), b = kept.search(r);
+    EXPECT_EQ(started(), before + 1) << q;
+    ASSERT_TRUE(b.facet_counting.estimated) << q;
+    EXPECT_EQ(b.facet_counting.stride, a.facet_counting.stride) << q;
+    EXPECT_EQ(b.facet_counting.sampled, a.facet_counting.sampled) << q;
+    EXPECT_EQ(b.total.estimated, a.total.estimated) << q;
+    EXPECT_EQ(b.partial, a.partial) << q;
+    EXPECT_EQ(counts(b.facets[0]), counts(a.facets[0])) << q;
+    EXPECT_EQ(counts(b.facets[1]), counts(a.facets[1])) << q;
+    ASSERT_EQ(b.hits.size(), a.hits.size()) << q;
+    for (std::size_t i = 0; i < a.hits.size(); ++i) EXPECT_EQ(b.hits[i].post->id, a.hits[i].post->id) << q;
+  }
+  // Used, except where the match's upper bound came out lower than
+  // Xapian's estimate before it ("rare phrase": another stride).
+  EXPECT_GE(kept.kept_use().samples_beside, 3u);
+  EXPECT_EQ(one_shot.kept_use().samples_beside + one_shot.kept_use().samples_beside_dropped, 0u);
+}
+
 // FacetSpy reads each shard's value stream forwards: ids shown out of
 // order (not how Xapian shows them) are sorted first, not skipped.
 TEST_F(BoundedFacetsTest, IdsShownOutOfOrderCountTheSame) {
