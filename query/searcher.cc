@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <future>
-#include <system_error>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <system_error>
 
 #include "indexer/schema.h"
 #include "query/doc_cache.h"
@@ -140,16 +140,6 @@ const char* sort_order_name(SortOrder order) {
   return "relevance";
 }
 
-// Over remote shards nothing is kept that reads every document (sort keys,
-// the facet table): each read would be a round trip to a shard, and
-// xapian-tcpsrv runs no KeyMaker of ours anyway. Over several local shards
-// they are kept only when the shards' document ids are distinct
-// (interleaved, shards.h): Xapian 1.4 shows a KeyMaker and a MatchSpy the
-// document's id in its shard, which the tables are by. (One remote shard
-// keeps its facet table, read once per revision, as before.)
-// The two per-post tables are immutable once made: with
-// SearcherOptions::tables the searchers of a process share them (local
-// shards only).
 namespace {
 
 // The local shards of `set` opened a second time and combined, when each
@@ -172,6 +162,16 @@ std::optional<Xapian::Database> open_again(const ShardSet& set) {
 
 }  // namespace
 
+// Over remote shards nothing is kept that reads every document (sort keys,
+// the facet table): each read would be a round trip to a shard, and
+// xapian-tcpsrv runs no KeyMaker of ours anyway. Over several local shards
+// they are kept only when the shards' document ids are distinct
+// (interleaved, shards.h): Xapian 1.4 shows a KeyMaker and a MatchSpy the
+// document's id in its shard, which the tables are by. (One remote shard
+// keeps its facet table, read once per revision, as before.)
+// The two per-post tables are immutable once made: with
+// SearcherOptions::tables the searchers of a process share them (local
+// shards only).
 struct Searcher::Kept {
   Kept(const ShardSet& set, std::size_t bytes, RevisionTables* shared)
       : docs(bytes),
