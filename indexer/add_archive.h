@@ -10,7 +10,9 @@
 // file rewritten in place later would change the archived snapshot too:
 // only for files nothing rewrites), and returns the snapshots
 // with their paths in the archive, for the writer to record. A snapshot
-// already in the archive, in its feed's folder, is left where it is.
+// already in the archive, in its feed's folder, is left where it is. Feeds
+// are archived side by side on a few threads, each feed's snapshots in
+// their order by one of them.
 //
 // A snapshot whose folder names no feed gets the id the writer would give it
 // (the feed's host, else "unknown"), so the archive's folder and the

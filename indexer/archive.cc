@@ -12,6 +12,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -73,12 +75,14 @@ void remove_stale_temporaries(const fs::path& dir) {
   }
 }
 
-// The newest snapshot body in dir (by name: names are UTC times), or "".
-fs::path newest_body(const fs::path& dir) {
+// The names of the files in dir, and the newest snapshot body among them
+// (by name: names are UTC times), or "".
+fs::path list_folder(const fs::path& dir, std::unordered_set<std::string>& names) {
   fs::path newest;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
+    names.insert(name);
     if (name.size() < 5 || name.compare(name.size() - 4, 4, ".xml") != 0) continue;
     if (newest.empty() || name > newest.filename().string()) newest = it->path();
   }
@@ -119,27 +123,41 @@ Archive::Folder& Archive::folder(const std::string& feed_id) {
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
   remove_stale_temporaries(dir);
-  return folders_.emplace(feed_id, Folder{dir.string(), newest_body(dir).string()}).first->second;
+  Folder f;
+  f.dir = dir.string();
+  f.newest = list_folder(dir, f.names).string();
+  return folders_.emplace(feed_id, std::move(f)).first->second;
 }
 
-std::optional<ArchivedFile> Archive::place(const FetchResponse& r, const std::function<bool(const fs::path&)>& holds_body, fs::path& body,
+std::optional<ArchivedFile> Archive::place(const FetchResponse& r, std::uintmax_t size,
+                                           const std::function<bool(const fs::path&)>& holds_body, fs::path& body,
                                            fs::path& headers) {
   Folder& f = folder(r.feed_id);
   const fs::path dir = f.dir;
   const std::string stem = file_stamp(r.fetched_at);
+  // A file this run wrote is known by its size: one of another size is not
+  // read or even looked at (a backfill writes thousands into one folder).
+  auto holds = [&](const fs::path& p) {
+    auto known = f.sizes.find(p.filename().string());
+    if (known != f.sizes.end() && known->second != size) return false;
+    return holds_body(p);
+  };
   // A run killed after archiving but before indexing fetches the same body
   // again: the file already there is the snapshot, not a second one. Only
   // a file from before this fetch: an older snapshot added after a newer
   // one with the same body is a snapshot of its own (its time counts).
   if (const fs::path newest = f.newest; !newest.empty() &&
-      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds_body(newest)) {
+      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds(newest)) {
     return ArchivedFile{newest.string(), true};
   }
-  body = dir / (stem + ".xml");
-  for (int n = 1; fs::exists(body); ++n) {
-    if (holds_body(body)) return ArchivedFile{body.string(), true};
-    body = dir / (stem + "-" + std::to_string(n) + ".xml");
+  // The folder's listing and what was written since tell which names are
+  // taken (the writer's lock keeps other writers out meanwhile).
+  std::string name = stem + ".xml";
+  for (int n = 1; f.names.count(name); ++n) {
+    if (holds(dir / name)) return ArchivedFile{(dir / name).string(), true};
+    name = stem + "-" + std::to_string(n) + ".xml";
   }
+  body = dir / name;
   headers = body;
   headers.replace_extension(".headers.json");
   return std::nullopt;
@@ -160,19 +178,22 @@ std::string Archive::headers_of(const FetchResponse& r, std::uintmax_t size, con
   return h.dump(2) + "\n";
 }
 
-void Archive::placed(const FetchResponse& r, const fs::path& body) {
+void Archive::placed(const FetchResponse& r, const fs::path& body, std::uintmax_t size) {
   Folder& f = folder(r.feed_id);
+  const std::string name = body.filename().string();
+  f.names.insert(name);
+  f.sizes[name] = size;
   if (f.newest.empty() || body.filename().string() > fs::path(f.newest).filename().string()) f.newest = body.string();
 }
 
 ArchivedFile Archive::put(const FetchResponse& r, const nlohmann::json& extra, bool with_headers) {
   fs::path body, headers;
-  if (auto found = place(r, [&](const fs::path& p) { return holds(p, r.body); }, body, headers))
+  if (auto found = place(r, r.body.size(), [&](const fs::path& p) { return holds(p, r.body); }, body, headers))
     return *found;
   // The headers first: a body without them would still be read, with less known.
   if (with_headers) write_atomically(headers, headers_of(r, r.body.size(), extra));
   write_atomically(body, r.body);
-  placed(r, body);
+  placed(r, body, r.body.size());
   return {body.string(), false};
 }
 
@@ -189,10 +210,10 @@ std::optional<ArchivedFile> Archive::link(const FetchResponse& r, const std::str
       return false;
     }
   };
-  if (auto found = place(r, holds_source, body, headers)) return found;
+  if (auto found = place(r, size, holds_source, body, headers)) return found;
   if (with_headers) write_atomically(headers, headers_of(r, size, extra));
   if (!link_same_size(source, body, size)) return std::nullopt;  // the headers are written again by put()
-  placed(r, body);
+  placed(r, body, size);
   return ArchivedFile{body.string(), false};
 }
 

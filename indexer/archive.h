@@ -13,6 +13,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "indexer/fetch.h"
 #include "indexer/snapshot.h"
@@ -69,14 +71,17 @@ class Archive {
   struct Folder {
     std::string dir;     // absolute
     std::string newest;  // its newest .xml by name, "" when none
+    std::unordered_set<std::string> names;  // its files: listed when first met, and written since
+    std::unordered_map<std::string, std::uintmax_t> sizes;  // bodies written since, by name
   };
   Folder& folder(const std::string& feed_id);
-  // The archived file already holding this body (holds_body), else nullopt
-  // and the names to write it under.
-  std::optional<ArchivedFile> place(const FetchResponse& r, const std::function<bool(const std::filesystem::path&)>& holds_body,
+  // The archived file already holding this body of `size` bytes
+  // (holds_body), else nullopt and the names to write it under.
+  std::optional<ArchivedFile> place(const FetchResponse& r, std::uintmax_t size,
+                                    const std::function<bool(const std::filesystem::path&)>& holds_body,
                                     std::filesystem::path& body, std::filesystem::path& headers);
   static std::string headers_of(const FetchResponse& r, std::uintmax_t size, const nlohmann::json& extra);
-  void placed(const FetchResponse& r, const std::filesystem::path& body);
+  void placed(const FetchResponse& r, const std::filesystem::path& body, std::uintmax_t size);
   std::string dir_;
   std::map<std::string, Folder> folders_;
 };

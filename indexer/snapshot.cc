@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "indexer/date.h"
 #include "indexer/schema.h"
@@ -61,12 +62,13 @@ std::string json_string(const nlohmann::json& j, const char* key) {
 }
 
 // Fills what the archiver recorded; a missing or malformed headers file
-// only means less is known, so it is not an error.
-void read_headers(const fs::path& headers, Snapshot& snap) {
+// only means less is known, so it is not an error. True when the file
+// could be opened.
+bool read_headers(const fs::path& headers, Snapshot& snap) {
   std::ifstream in(headers);
-  if (!in) return;
+  if (!in) return false;
   nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return;
+  if (!j.is_object()) return true;
   for (const char* key : {"observed_at", "fetchedAt", "fetched_at"}) {
     if (auto t = parse_date(json_string(j, key))) {
       snap.observed = *t;
@@ -83,9 +85,12 @@ void read_headers(const fs::path& headers, Snapshot& snap) {
   for (const char* key : {"url", "requestUrl", "request_url"}) {
     if (snap.url.empty()) snap.url = json_string(j, key);
   }
+  return true;
 }
 
-Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
+// `headers_listed`: false when the folder's listing shows no headers file
+// for `file` (nothing to open); true when it shows one or was not listed.
+Snapshot make_snapshot(const fs::path& file, const std::string& feed_override, bool headers_listed = true) {
   Snapshot snap;
   // Absolute: the path is stored with each version, to be read from anywhere.
   std::error_code abs_error;
@@ -98,9 +103,11 @@ Snapshot make_snapshot(const fs::path& file, const std::string& feed_override) {
   std::error_code size_error;
   snap.bytes = fs::file_size(file, size_error);
   if (size_error) snap.bytes = 0;
-  fs::path headers = file;
-  headers.replace_extension(".headers.json");
-  read_headers(headers, snap);
+  if (headers_listed) {
+    fs::path headers = file;
+    headers.replace_extension(".headers.json");
+    snap.has_headers = read_headers(headers, snap);
+  }
   if (snap.observed == 0) {
     if (auto t = time_from_name(file.stem().string())) {
       snap.observed = *t;
@@ -196,13 +203,18 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   if (size > max_bytes) throw too_large();
   std::string out(size + 1, '\0');  // one byte more: EOF shows without a second buffer
   std::size_t used = 0;
+  // A regular file that fills less than what was asked is at its end: no
+  // second read(2) to see it return 0.
+  const bool regular = S_ISREG(st.st_mode);
   for (;;) {
     // A file that grows while it is read (or a pipe) is bounded too.
     if (used > max_bytes) throw too_large();
     if (used == out.size()) out.resize(std::min(out.size() * 2, max_bytes + 1));
-    ssize_t n = ::read(fd, &out[used], out.size() - used);
+    const std::size_t asked = out.size() - used;
+    ssize_t n = ::read(fd, &out[used], asked);
     if (n > 0) {
       used += static_cast<std::size_t>(n);
+      if (regular && static_cast<std::size_t>(n) < asked) break;
     } else if (n == 0 || errno == EISDIR) {
       break;  // a directory reads as empty, as it did through std::ifstream
     } else if (errno != EINTR) {
@@ -234,6 +246,10 @@ std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
         errors.push_back(arg + ": cannot read directory: " + ec.message());
         continue;
       }
+      // The listing says which bodies have a headers file: the others are
+      // not looked for one (a failed open per snapshot of a backfill).
+      std::vector<fs::path> bodies;
+      std::unordered_set<std::string> headers;
       for (; it != end; it.increment(ec)) {
         if (ec) {
           errors.push_back(arg + ": " + ec.message());
@@ -244,7 +260,13 @@ std::vector<Snapshot> collect_snapshots(const std::vector<std::string>& paths,
           it.disable_recursion_pending();
           continue;
         }
-        if (it->is_regular_file() && is_snapshot_name(name)) out.push_back(make_snapshot(it->path(), feed_override));
+        if (ends_with(name, ".headers.json")) headers.insert(it->path().string());
+        if (it->is_regular_file() && is_snapshot_name(name)) bodies.push_back(it->path());
+      }
+      for (const fs::path& body : bodies) {
+        fs::path beside = body;
+        beside.replace_extension(".headers.json");
+        out.push_back(make_snapshot(body, feed_override, headers.count(beside.string()) > 0));
       }
     } else {
       out.push_back(make_snapshot(arg, feed_override));

@@ -29,6 +29,9 @@ struct Snapshot {
   // The URL fetched (headers.json "url"), else the feed's url in
   // feeds.toml; finalUrl, when known, is the document's own URL instead.
   std::string url;
+  // A FILE.headers.json was found beside it (and read into the fields
+  // above): `add` looks for it again only then.
+  bool has_headers = false;
 };
 
 // The charset parameter of a Content-Type ("text/xml; charset=gb2312" ->
