@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/prefault.h"
 #include "common/stdout_check.h"
 #include "indexer/schema.h"
 #include "indexer/user_config.h"
@@ -409,6 +410,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  blogsearch::prefault_short_process();
   std::ios::sync_with_stdio(false);
   exit_now(run(argc, argv));
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 
+#include "common/prefault.h"
 #include "common/stdout_check.h"
 #include "query/revision_tables.h"
 #include "web/cgi_app.h"
@@ -159,6 +160,7 @@ int main() {
   const std::string database = getenv_or_empty("BLOGSEARCH_DB");
 
   if (FCGX_IsCGI()) {
+    blogsearch::prefault_short_process();  // one request, then the process ends
     CgiApp app;
     if (getenv_or_empty("GATEWAY_INTERFACE").empty() && getenv_or_empty("REQUEST_METHOD").empty()) {
       std::cerr << "blogsearch.cgi: run me from a web server (CGI or FastCGI); "
