@@ -7,20 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <exception>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "indexer/archive.h"
 #include "indexer/feed_parser.h"
-#include "indexer/ordered_pool.h"
 #include "indexer/url.h"
 
 namespace blogsearch {
@@ -85,22 +79,15 @@ class InArchive {
 
 namespace {
 
-// What one thread archived: counts, and the paths it wrote and was given.
-struct Part {
-  long copied = 0, already = 0, left_out = 0;
-  std::vector<std::string> written;
-  std::vector<std::pair<std::string, std::string>> given;  // archived path, path given
-};
-
 // Archives one snapshot of a known feed and points it at its archived file.
 void archive_one(Archive& archive, InArchive& in_archive, Snapshot& snap, std::size_t max_body, bool link,
-                 Part& out) {
+                 ArchiveCopy& out) {
   if (in_archive(snap.path, snap.feed_id)) {
     out.already++;
     return;
   }
   // With `link` a regular file is linked, not read (Archive::link);
-  // anything else is read first, as the writer will.
+  // anything else is read first.
   const std::optional<std::uintmax_t> size = link ? readable_regular_size(snap.path, max_body) : std::nullopt;
   FetchResponse r;
   if (!size) try {
@@ -143,85 +130,33 @@ void archive_one(Archive& archive, InArchive& in_archive, Snapshot& snap, std::s
   const ArchivedFile file = linked ? *linked : archive.put(r, extra, with_headers);
   (file.existed ? out.already : out.copied)++;
   if (!file.existed) out.written.push_back(file.path);
-  out.given.emplace_back(file.path, snap.path);
+  out.given.add(file.path, snap.path);
   snap.path = file.path;
 }
 
 }  // namespace
 
-ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapshot> snapshots, std::size_t max_body,
-                              const ParseOptions& parse, bool link) {
-  ArchiveCopy out;
-  // A snapshot whose folder names no feed gets the id the writer would
-  // give it (feed_batch.cc), from its own content.
-  std::vector<bool> unreadable(snapshots.size(), false);
-  for (std::size_t i = 0; i < snapshots.size(); ++i) {
-    Snapshot& snap = snapshots[i];
+void assign_feed_ids(std::vector<Snapshot>& snapshots, std::size_t max_body, const ParseOptions& parse) {
+  for (Snapshot& snap : snapshots) {
     if (!snap.feed_id.empty()) continue;
+    // What the writer does with such a snapshot (feed_batch.cc).
     try {
       const std::string body = read_file(snap.path, max_body);
-      try {
-        snap.feed_id = feed_slug(url_host(parse_feed(body, snap.path, parse_options_for(snap, parse)).link));
-      } catch (const std::exception&) {
-      }
+      snap.feed_id = feed_slug(url_host(parse_feed(body, snap.path, parse_options_for(snap, parse)).link));
     } catch (const std::exception&) {
-      unreadable[i] = true;
-      out.left_out++;
     }
     if (snap.feed_id.empty()) snap.feed_id = "unknown";
   }
-  // Each feed's folder is written by one thread, in the snapshots' order;
-  // the feeds are shared out among a few threads, so that the disk's work
-  // of a backfill (creating thousands of files) runs on every core.
-  std::map<std::string, std::vector<std::size_t>> by_feed;
-  for (std::size_t i = 0; i < snapshots.size(); ++i)
-    if (!unreadable[i]) by_feed[snapshots[i].feed_id].push_back(i);
-  std::vector<const std::vector<std::size_t>*> feeds;
-  for (const auto& [id, indexes] : by_feed) feeds.push_back(&indexes);
-  std::stable_sort(feeds.begin(), feeds.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
-  const std::size_t threads = std::max<std::size_t>(1, std::min(pool_threads(), feeds.size()));
-  std::vector<std::vector<const std::vector<std::size_t>*>> shares(threads);
-  std::vector<std::size_t> load(threads, 0);
-  for (auto* feed : feeds) {  // the largest feeds first, each to the least loaded thread
-    const std::size_t t = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    shares[t].push_back(feed);
-    load[t] += feed->size();
+}
+
+void copy_into_archive(const std::string& archive_dir, std::vector<Snapshot>& snapshots, std::size_t max_body,
+                       ArchiveCopy& out, bool link, const std::function<bool(std::size_t)>& on_archived) {
+  Archive archive(archive_dir);
+  InArchive in_archive(archive_dir);
+  for (std::size_t i = 0; i < snapshots.size(); ++i) {
+    archive_one(archive, in_archive, snapshots[i], max_body, link, out);
+    if (on_archived && !on_archived(i)) return;
   }
-  std::error_code ec;
-  fs::create_directories(archive_dir, ec);  // before the threads make their folders in it
-  std::vector<Part> parts(threads);
-  std::vector<std::exception_ptr> errors(threads);
-  auto work = [&](std::size_t t) {
-    try {
-      Archive archive(archive_dir);
-      InArchive in_archive(archive_dir);
-      for (auto* feed : shares[t])
-        for (std::size_t i : *feed) archive_one(archive, in_archive, snapshots[i], max_body, link, parts[t]);
-    } catch (...) {
-      errors[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> running;
-  for (std::size_t t = 1; t < threads; ++t) {
-    try {
-      running.emplace_back(work, t);
-    } catch (const std::system_error&) {
-      work(t);  // no thread to be had: this one does it
-    }
-  }
-  work(0);
-  for (auto& th : running) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  for (Part& p : parts) {
-    out.copied += p.copied;
-    out.already += p.already;
-    out.left_out += p.left_out;
-    out.written.insert(out.written.end(), p.written.begin(), p.written.end());
-    for (auto& [archived, given] : p.given) out.given.emplace(std::move(archived), std::move(given));
-  }
-  out.snapshots = std::move(snapshots);
-  return out;
 }
 
 long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_ingested) {
@@ -241,27 +176,68 @@ long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_
   return removed;
 }
 
-std::string with_given_paths(const ArchiveCopy& copy, const std::string& archive_dir, std::string message) {
-  if (copy.given.empty()) return message;
+void GivenPaths::add(const std::string& archived, const std::string& given) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  given_.emplace(archived, given);
+}
+
+std::string GivenPaths::rewrite(const std::string& archive_dir, std::string message) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (given_.empty()) return message;
   std::error_code ec;
   const std::string prefix = (fs::absolute(archive_dir, ec).lexically_normal()).string();
   // Messages name a file as "PATH: ..." (or end with it).
   for (std::size_t at = message.find(prefix); at != std::string::npos; at = message.find(prefix, at + 1)) {
     std::size_t end = message.find(".xml", at);
     for (std::size_t e = at; (e = message.find(": ", e)) != std::string::npos; ++e) {
-      auto it = copy.given.find(message.substr(at, e - at));
-      if (it != copy.given.end()) {
+      auto it = given_.find(message.substr(at, e - at));
+      if (it != given_.end()) {
         message.replace(at, e - at, it->second);
         end = std::string::npos;
         break;
       }
     }
     if (end != std::string::npos) {
-      auto it = copy.given.find(message.substr(at, end + 4 - at));
-      if (it != copy.given.end()) message.replace(at, end + 4 - at, it->second);
+      auto it = given_.find(message.substr(at, end + 4 - at));
+      if (it != given_.end()) message.replace(at, end + 4 - at, it->second);
     }
   }
   return message;
+}
+
+void ArchiveGate::settled(std::size_t index) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    settled_[index] = true;
+  }
+  changed_.notify_all();
+}
+
+void ArchiveGate::fail(std::exception_ptr error) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error_ = error;
+  }
+  changed_.notify_all();
+}
+
+void ArchiveGate::wait(std::size_t index) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return settled_[index] || error_ || stop_; });
+  if (!settled_[index] && error_) std::rethrow_exception(error_);
+}
+
+void ArchiveGate::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool ArchiveGate::stopped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stop_;
 }
 
 }  // namespace blogsearch

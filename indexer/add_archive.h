@@ -8,19 +8,32 @@
 // (archive.h: atomic, and nothing written twice; with `link` the body is
 // hard-linked from the file given when both are on one file system, so a
 // file rewritten in place later would change the archived snapshot too:
-// only for files nothing rewrites), and returns the snapshots
-// with their paths in the archive, for the writer to record. A snapshot
-// already in the archive, in its feed's folder, is left where it is. Feeds
-// are archived side by side on a few threads, each feed's snapshots in
-// their order by one of them.
+// only for files nothing rewrites), and points each snapshot at its file
+// in the archive, for the writer to read and record. A snapshot already in
+// the archive, in its feed's folder, is left where it is.
+//
+// The snapshots are archived one after another in their order, and
+// `on_archived(i)` is called as soon as snapshot i is settled (archived,
+// found there, or left out); when it returns false the rest are left as
+// they are: `add` archives on a thread of its own while
+// the writer reads each snapshot once it is settled (ArchiveGate), so the
+// copies cost the ingest little more than the time the readers wait for
+// them.
 //
 // A snapshot whose folder names no feed gets the id the writer would give it
-// (the feed's host, else "unknown"), so the archive's folder and the
-// database agree. A file that cannot be read or is over max_body is left
-// out of the archive and passed on as it is: the ingest reports it. Throws
-// std::runtime_error naming the path when the archive cannot be written.
+// (the feed's host, else "unknown": assign_feed_ids(), called before), so
+// the archive's folder and the database agree. A file that cannot be read
+// or is over max_body is left out of the archive and passed on as it is: the
+// ingest reports it. Throws std::runtime_error naming the path when the
+// archive cannot be written; what was settled before stays settled.
 #pragma once
 
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,16 +42,38 @@
 
 namespace blogsearch {
 
+// The files given and their copies in the archive, for messages: a warning
+// names the file the user gave, not its copy. Safe to use from several
+// threads.
+class GivenPaths {
+ public:
+  void add(const std::string& archived, const std::string& given);
+  // `message` with each archived path in it replaced by the path given.
+  std::string rewrite(const std::string& archive_dir, std::string message) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::string> given_;  // archived -> given
+};
+
 struct ArchiveCopy {
-  std::vector<Snapshot> snapshots;  // same order, paths in the archive
-  // Archived path -> the path given, for messages: a warning names the
-  // file the user gave, not its copy.
-  std::unordered_map<std::string, std::string> given;
+  GivenPaths given;
   long copied = 0;                  // written now
   long already = 0;                 // in the archive already (same body)
   long left_out = 0;                // unreadable or too large
   std::vector<std::string> written;  // the archived paths written now
 };
+
+// Gives each snapshot whose folder names no feed the id the writer would
+// (from the feed's own link: its host, else "unknown"). Never throws but
+// bad_alloc: an unreadable file gets "unknown".
+void assign_feed_ids(std::vector<Snapshot>& snapshots, std::size_t max_body, const ParseOptions& parse = {});
+
+// Archives `snapshots` (their feed ids assigned) in place: each one's path
+// becomes its file in the archive. `out` is filled as it goes.
+void copy_into_archive(const std::string& archive_dir, std::vector<Snapshot>& snapshots, std::size_t max_body,
+                       ArchiveCopy& out, bool link = false,
+                       const std::function<bool(std::size_t)>& on_archived = nullptr);
 
 // Takes out of the archive what copy_into_archive() wrote now for the
 // snapshots the ingest could not take (IngestSummary::not_ingested: not a
@@ -48,10 +83,32 @@ struct ArchiveCopy {
 // the same error).
 long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_ingested);
 
-// `message` with each archived path in it replaced by the path given.
-std::string with_given_paths(const ArchiveCopy& copy, const std::string& archive_dir, std::string message);
+// Why the archiving stopped (a full disk...), as ArchiveGate::wait throws
+// it to the readers and Writer::ingest to `add`.
+class ArchiveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
-ArchiveCopy copy_into_archive(const std::string& archive_dir, std::vector<Snapshot> snapshots,
-                              std::size_t max_body, const ParseOptions& parse = {}, bool link = false);
+// Which snapshots are settled in the archive, for readers on other threads
+// to wait for. wait(i) returns once settled(i) was called, and throws what
+// fail() was given when the archiving stopped before it; after stop()
+// every wait returns at once.
+class ArchiveGate {
+ public:
+  explicit ArchiveGate(std::size_t count) : settled_(count, false) {}
+  void settled(std::size_t index);
+  void fail(std::exception_ptr error);
+  void wait(std::size_t index);
+  void stop();             // the readers are gone: the archiving may end early
+  bool stopped() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<bool> settled_;
+  std::exception_ptr error_;
+  bool stop_ = false;
+};
 
 }  // namespace blogsearch

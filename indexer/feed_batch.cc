@@ -77,6 +77,7 @@ void BatchReader::run() {
     ReadAhead::Limits limits;
     limits.max_bytes = options_.max_snapshot_bytes;
     limits.parse = options_.parse;
+    limits.before_read = options_.before_read;
     ReadAhead reader(snapshots_, ingested_, std::move(limits));
     ReadSnapshot read;
     FeedBatch batch;

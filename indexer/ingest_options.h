@@ -49,6 +49,12 @@ struct IngestOptions {
   // Anything it throws aborts that transaction like a crash would (tests use
   // this to check that a failed batch leaves the previous state).
   std::function<void()> on_document_written;
+  // Called on a reading thread before the file of snapshot `index` (its
+  // place in the vector given to Writer::ingest) is read: `add` waits there
+  // until the snapshot is in the archive (add_archive.h). What it throws
+  // ends the ingest: the open transaction is rolled back and ingest()
+  // throws it.
+  std::function<void(std::size_t index)> before_read;
   // Larger snapshot files are skipped with an error naming them (--max-body).
   std::size_t max_snapshot_bytes = kDefaultMaxSnapshotBytes;
   // The parser's bounds (max_items, max_text_bytes); each snapshot's URL,

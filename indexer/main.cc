@@ -26,6 +26,7 @@
 #include "indexer/feeds_command.h"
 #include "indexer/feeds_config.h"
 #include "indexer/import_git.h"
+#include "indexer/read_ahead.h"
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
 #include "indexer/update.h"
@@ -249,21 +250,47 @@ int run_add(const AddArgs& args) {
   const std::string archive = resolve_archive_path(args.archive, db_path);
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
-    // Into the archive first, under the writer's lock as fetch does: what
-    // is indexed is then always in the archive, for rebuild to find.
+    // Into the archive, under the writer's lock as fetch does, on a thread
+    // of its own: the writer reads each snapshot from the archive once it
+    // is there (ArchiveGate), so what is indexed is always in the archive,
+    // and the copies are made while the snapshots before them are parsed.
+    assign_feed_ids(snapshots, args.limits.max_body, options.parse);
     ArchiveCopy copy;
+    ArchiveGate gate(snapshots.size());
+    std::thread archiver([&] {
+      yield_to_writer();  // like the readers: the writer's thread comes first
+      try {
+        copy_into_archive(archive, snapshots, args.limits.max_body, copy, args.link, [&](std::size_t i) {
+          gate.settled(i);
+          return !gate.stopped();
+        });
+      } catch (const std::exception& e) {
+        gate.fail(std::make_exception_ptr(ArchiveError(e.what())));
+      }
+    });
+    // Joined however the ingest ends; an ingest that stops early stops it.
+    struct JoinArchiver {
+      ArchiveGate& gate;
+      std::thread& thread;
+      void join() {
+        gate.stop();
+        if (thread.joinable()) thread.join();
+      }
+      ~JoinArchiver() { join(); }
+    } archiving{gate, archiver};
+    options.before_read = [&gate](std::size_t i) { gate.wait(i); };
+    options.on_message = [&copy, &archive, print = options.on_message](const std::string& line) {
+      if (print) print(copy.given.rewrite(archive, line));
+    };
+    IngestSummary s;
     try {
-      copy = copy_into_archive(archive, std::move(snapshots), args.limits.max_body, options.parse, args.link);
-    } catch (const std::runtime_error& e) {
+      s = writer->ingest(snapshots, options);
+    } catch (const ArchiveError& e) {
       std::cerr << "blogsearch-index: cannot copy the snapshots into the archive: " << e.what()
-                << "; nothing was indexed (free space, or give --archive)\n";
+                << "; what was not committed before was rolled back (free space, or give --archive)\n";
       return kPartial;
     }
-    snapshots = std::move(copy.snapshots);
-    options.on_message = [&copy, &archive, print = options.on_message](const std::string& line) {
-      if (print) print(with_given_paths(copy, archive, line));
-    };
-    IngestSummary s = writer->ingest(snapshots, options);
+    archiving.join();
     remove_not_ingested(copy, s.not_ingested);
     console.clear();
     s.errors += static_cast<long>(errors.size());

@@ -53,8 +53,6 @@ ReadAhead::ReadAhead(const std::vector<Snapshot>& snapshots, std::unordered_set<
           snapshots.size(), pool_threads(), 4096, [this](std::size_t i, std::size_t) { return read(i); },
           [this](std::size_t i) { return static_cast<std::size_t>(snapshots_[i].bytes); }, limits_.budget) {}
 
-namespace {
-
 // The writer's thread is the ingest's critical path (the database is
 // written by it alone): on a busy core the readers, which only work ahead
 // of it, give way. Linux applies a nice value to one thread; elsewhere this
@@ -66,13 +64,13 @@ void yield_to_writer() {
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
 }
 
-}  // namespace
 
 // Runs on a worker. Whether a body repeats one seen before is settled in
 // next(), in list order; here it only saves parsing a body that is surely a
 // repeat (already ingested, or read at a lower index).
 ReadSnapshot ReadAhead::read(std::size_t index) {
   yield_to_writer();
+  if (limits_.before_read) limits_.before_read(index);
   const Snapshot& snap = snapshots_[index];
   ReadSnapshot r;
   r.snapshot = &snap;

@@ -8,11 +8,13 @@
 // is not touched here: which snapshots are already ingested is handed over
 // as a set of keys (schema::snapshot_key) at the start.
 //
-// Nothing here throws except std::bad_alloc and std::system_error (thread
-// creation); a file that cannot be read or parsed comes back with its error.
+// Nothing here throws except std::bad_alloc, std::system_error (thread
+// creation) and what ReadLimits::before_read throws; a file that cannot be
+// read or parsed comes back with its error.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -42,6 +44,11 @@ struct ReadSnapshot {
   std::string error;      // kUnreadable / kNotAFeed: one line naming the file
 };
 
+// Lowers the calling thread's priority (nice 10): the threads that work
+// ahead of the writer's give way to it on a busy core. Once per thread;
+// never fails (where it cannot, the thread keeps its priority).
+void yield_to_writer();
+
 // Hex XXH3-64 of a snapshot body: the key of "snapshot:" metadata.
 std::string snapshot_hash(const std::string& body);
 
@@ -56,6 +63,9 @@ struct ReadLimits {
   std::size_t max_bytes = kDefaultMaxSnapshotBytes;
   ParseOptions parse;
   std::size_t budget = std::size_t{16} << 20;
+  // IngestOptions::before_read: called before a snapshot's file is read;
+  // what it throws is not a snapshot's error but next()'s.
+  std::function<void(std::size_t index)> before_read;
 };
 
 class ReadAhead {

@@ -430,6 +430,38 @@ struct Writer::Impl {
     pending_feeds[feed.id] = feed;
   }
 
+  // Drops what this run changed since its last commit, in memory and in the
+  // shards (after a failed write, or when the reading stopped).
+  void roll_back() {
+    feeds.clear();
+    newest.clear();
+    pending_snapshots.clear();
+    pending_feeds.clear();
+    try {
+      spelling->cancel();
+    } catch (const DatabaseError&) {
+      // Reported below if it was the cause; the documents' error wins.
+    }
+    try {
+      drain();
+    } catch (...) {
+      // The first failure is the one being reported.
+    }
+    if (in_transaction) {
+      in_transaction = false;
+      // A commit that failed part way (disk full) has already ended the
+      // transaction; cancel_transaction then throws InvalidOperationError,
+      // which used to replace the real error ("No space left on device")
+      // in the message the user sees.
+      for (auto& s : shards) {
+        try {
+          s->database().cancel_transaction();
+        } catch (const Xapian::Error&) {
+        }
+      }
+    }
+  }
+
   // Writes a batch. Batches share one transaction until it is
   // kCommitInterval old (or the run ends): one commit costs a handful of
   // fdatasync calls, which dominated runs over many small feeds, while a
@@ -465,34 +497,7 @@ struct Writer::Impl {
         spelling->wait();
       }
     } catch (...) {
-      // What this run changed in memory is as uncommitted as the database.
-      feeds.clear();
-      newest.clear();
-      pending_snapshots.clear();
-      pending_feeds.clear();
-      try {
-        spelling->cancel();
-      } catch (const DatabaseError&) {
-        // Reported below if it was the cause; the documents' error wins.
-      }
-      try {
-        drain();
-      } catch (...) {
-        // The first failure is the one being reported.
-      }
-      if (in_transaction) {
-        in_transaction = false;
-        // A commit that failed part way (disk full) has already ended the
-        // transaction; cancel_transaction then throws InvalidOperationError,
-        // which used to replace the real error ("No space left on device")
-        // in the message the user sees.
-        for (auto& s : shards) {
-          try {
-            s->database().cancel_transaction();
-          } catch (const Xapian::Error&) {
-          }
-        }
-      }
+      roll_back();
       throw;
     }
   }
@@ -612,7 +617,17 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
       // The next feeds are read and merged while this thread writes.
       BatchReader reader(snapshots, std::move(ingested), options, reading);
       FeedBatch batch;
-      while (reader.next(batch)) w.flush_batch(&batch, false);
+      for (;;) {
+        bool more = false;
+        try {
+          more = reader.next(batch);
+        } catch (...) {  // the reading stopped (IngestOptions::before_read threw)
+          w.roll_back();
+          throw;
+        }
+        if (!more) break;
+        w.flush_batch(&batch, false);
+      }
     }
     w.flush_batch(nullptr, true);
   } catch (const Xapian::DatabaseCorruptError& e) {

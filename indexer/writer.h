@@ -59,7 +59,9 @@ class Writer {
 
   // Never throws for bad input (it is reported through on_message and
   // counted); throws DatabaseError when the database itself fails
-  // (DatabaseDamaged when it is found corrupt).
+  // (DatabaseDamaged when it is found corrupt), and what
+  // options.before_read throws; either way what was not committed is
+  // rolled back.
   IngestSummary ingest(const std::vector<Snapshot>& snapshots,
                        const IngestOptions& options = {});
 

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "indexer/add_archive.h"
 #include "indexer/snapshot.h"
@@ -82,15 +85,23 @@ TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
   snaps[1].path = (given / "2026-09-02T020000Z.xml").string();
   snaps[1].observed = 3600 * 25;
   for (Snapshot& s : snaps) s.feed_id = "blog";
-  const ArchiveCopy copies = copy_into_archive((dir.path / "copies").string(), snaps, 1 << 20);
+  std::vector<Snapshot> copied_snaps = snaps;
+  ArchiveCopy copies;
+  std::vector<std::size_t> settled;
+  copy_into_archive((dir.path / "copies").string(), copied_snaps, 1 << 20, copies, false, [&](std::size_t i) {
+    settled.push_back(i);
+    return true;
+  });
   ASSERT_EQ(copies.copied, 2);
+  EXPECT_EQ(settled, (std::vector<std::size_t>{0, 1})) << "each snapshot settled once, in order";
   for (std::size_t i = 0; i < 2; ++i)
-    EXPECT_FALSE(fs::equivalent(copies.snapshots[i].path, snaps[i].path)) << "linked without --link";
-  const ArchiveCopy copy = copy_into_archive((dir.path / "archive").string(), snaps, 1 << 20, {}, true);
+    EXPECT_FALSE(fs::equivalent(copied_snaps[i].path, snaps[i].path)) << "linked without --link";
+  std::vector<Snapshot> linked_snaps = snaps;
+  ArchiveCopy copy;
+  copy_into_archive((dir.path / "archive").string(), linked_snaps, 1 << 20, copy, true);
   ASSERT_EQ(copy.copied, 2);
-  ASSERT_EQ(copy.snapshots.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    const fs::path archived = copy.snapshots[i].path;
+    const fs::path archived = linked_snaps[i].path;
     EXPECT_EQ(archived.parent_path(), fs::absolute(dir.path / "archive" / "blog"));
     EXPECT_FALSE(fs::is_symlink(archived)) << archived;
     EXPECT_TRUE(fs::equivalent(archived, i == 0 ? given / "2026-09-02T010000Z.xml"
@@ -103,12 +114,38 @@ TEST(Archive, AddLinksTheFileGivenIntoTheArchive) {
   // A file rewritten in place (same inode, as `curl -o` does) leaves the
   // copies as they were.
   std::ofstream(given / "2026-09-02T020000Z.xml.target", std::ios::trunc) << "<rss>rewritten</rss>";
-  std::ifstream copied(copies.snapshots[1].path);
+  std::ifstream copied(copied_snaps[1].path);
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(copied)), std::istreambuf_iterator<char>()), body + " ");
   // Removing the file given leaves the archived one whole.
   fs::remove(given / "2026-09-02T010000Z.xml");
-  EXPECT_EQ(fs::file_size(copy.snapshots[0].path), body.size());
+  EXPECT_EQ(fs::file_size(linked_snaps[0].path), body.size());
   EXPECT_EQ(files_named(dir.path / "archive" / "blog", ".tmp"), 0);
+}
+
+// `add` archives on a thread of its own while the writer's readers wait
+// for each snapshot (ArchiveGate): a reader waits until its snapshot is
+// settled, gets the archiving's failure for a snapshot it never settled,
+// and never waits once the gate is stopped.
+TEST(Archive, GateLetsReadersThroughOnceTheirSnapshotIsArchived) {
+  ArchiveGate gate(3);
+  std::atomic<int> through{0};
+  std::thread reader([&] {
+    gate.wait(1);
+    through = 1;
+  });
+  gate.settled(0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(through.load(), 0) << "snapshot 1 is not archived yet";
+  gate.settled(1);
+  reader.join();
+  EXPECT_EQ(through.load(), 1);
+  gate.fail(std::make_exception_ptr(ArchiveError("archive/blog/x.xml.tmp: cannot write: No space left on device")));
+  gate.wait(0);  // settled before the failure: still readable
+  EXPECT_THROW(gate.wait(2), ArchiveError);
+  ArchiveGate stopped(2);
+  stopped.stop();
+  stopped.wait(1);  // returns at once
+  EXPECT_TRUE(stopped.stopped());
 }
 
 TEST(Archive, TemporariesOfAKilledRunAreRemoved) {
