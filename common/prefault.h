@@ -19,7 +19,7 @@ namespace blogsearch {
 // to twice it come from the heap instead of mmap). For a process that ends
 // soon: call it first in main, never in a long-running server. Best effort:
 // on a kernel without MADV_POPULATE_* (before Linux 5.14) nothing is mapped
-// ahead. Never fails.
+// ahead, and a sanitizer build does nothing. Never fails.
 void prefault_short_process(std::size_t heap_bytes = std::size_t{512} << 10);
 
 }  // namespace blogsearch
