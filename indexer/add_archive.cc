@@ -75,10 +75,6 @@ class InArchive {
   std::unordered_map<std::string, std::string> folders_;  // folder -> resolved, "" if it cannot be
 };
 
-}  // namespace
-
-namespace {
-
 // Archives one snapshot of a known feed and points it at its archived file.
 void archive_one(Archive& archive, InArchive& in_archive, Snapshot& snap, std::size_t max_body, bool link,
                  ArchiveCopy& out) {
