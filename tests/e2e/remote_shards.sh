@@ -175,7 +175,10 @@ for qs in "q=pytorch" "q=pytroch" "q=the&format=json" "q=model&category=release"
   cmp -s "$tmp/cgi.local" "$tmp/cgi.remote" ||
     fail "CGI '$qs': the page over remote shards differs: $(diff "$tmp/cgi.local" "$tmp/cgi.remote" | head -5)"
 done
-cgi "$tmp/remote" "q=pytroch" | grep -q 'Did you mean <a [^>]*>pytorch</a>' ||
+# Into a file, then grep: under pipefail, grep -q leaving at the first
+# match would kill the CGI with SIGPIPE while it still writes the page.
+cgi "$tmp/remote" "q=pytroch" >"$tmp/cgi.spelling"
+grep -q 'Did you mean <a [^>]*>pytorch</a>' "$tmp/cgi.spelling" ||
   fail "the CGI over remote shards offers no correction for 'pytroch'"
 pass "the CGI over remote shards shows the same pages"
 
