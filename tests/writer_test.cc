@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <xapian.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -330,6 +331,48 @@ TEST_F(WriterTest, FailureInTheMiddleOfABatchLeavesThePreviousState) {
   EXPECT_EQ(s.snapshots_skipped, 0);
   EXPECT_EQ(s.posts_added, 2);
   EXPECT_EQ(s.posts_updated, 1);
+}
+
+// IngestOptions::before_read (what `add` waits on for the archive copy):
+// when it throws, ingest() throws the same and rolls back the open
+// transaction, in which the feeds read before were already written.
+TEST_F(WriterTest, ReadingStoppedByBeforeReadRollsBackAndRethrows) {
+  ingest({snapshot("2026-09-02T010000Z", rss({kA}))});
+  auto before = dump();
+  // Three feeds of one snapshot each, applied in id order: a-feed, b-feed,
+  // then this fixture's testfeed, whose read fails.
+  std::vector<std::string> paths;
+  const Item x{"https://a.example.org/?p=1", "https://a.example.org/x/", "Xenon", "<p>xenon lamps</p>"};
+  const Item y{"https://b.example.org/?p=1", "https://b.example.org/y/", "Yttrium", "<p>yttrium garnet</p>"};
+  for (const auto& [feed, item] : {std::pair{"a-feed", x}, std::pair{"b-feed", y}}) {
+    fs::create_directories(root_ / "feeds" / feed);
+    paths.push_back((root_ / "feeds" / feed / "2026-09-03T010000Z.xml").string());
+    std::ofstream(paths.back()) << rss({item});
+  }
+  Item c{"https://blog.example.org/?p=3", "https://blog.example.org/c/", "Gamma", "<p>gamma rays</p>"};
+  paths.push_back(snapshot("2026-09-04T010000Z", rss({kA, c})));
+  struct ArchiveFull : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  IngestOptions stopping;
+  std::atomic<int> written{0};
+  stopping.on_document_written = [&] { written++; };
+  stopping.before_read = [&](std::size_t index) {
+    if (index == 2) throw ArchiveFull("archive/testfeed/x.xml.tmp: cannot write: No space left on device");
+  };
+  std::vector<std::string> errors;
+  const std::vector<Snapshot> snaps = collect_snapshots(paths, "", errors);
+  ASSERT_TRUE(errors.empty());
+  Writer w(db_);
+  EXPECT_THROW(w.ingest(snaps, stopping), ArchiveFull);
+  EXPECT_GE(written.load(), 1) << "a-feed was written in the open transaction before the failure";
+  EXPECT_EQ(dump(), before);
+  // The same writer goes on from the committed state: nothing of the run
+  // was recorded as ingested, so it applies it all again.
+  auto s = w.ingest(snaps);
+  EXPECT_EQ(s.snapshots_skipped, 0);
+  EXPECT_EQ(s.posts_added, 3);
+  EXPECT_EQ(s.posts_updated, 0);
 }
 
 // How often `word` is in the spelling data of the database at `path`.
