@@ -3,7 +3,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 
 #include "indexer/archive.h"
 #include "indexer/feed_parser.h"
+#include "indexer/read_ahead.h"
 #include "indexer/url.h"
 
 namespace blogsearch {
@@ -234,6 +234,30 @@ void ArchiveGate::stop() {
 bool ArchiveGate::stopped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return stop_;
+}
+
+BackgroundArchive::BackgroundArchive(const std::string& archive_dir, std::vector<Snapshot>& snapshots,
+                                     std::size_t max_body, bool link)
+    : gate_(snapshots.size()) {
+  thread_ = std::thread([this, archive_dir, &snapshots, max_body, link] {
+    yield_to_writer();  // like the readers: the writer's thread comes first
+    try {
+      copy_into_archive(archive_dir, snapshots, max_body, copy_, link, [this](std::size_t i) {
+        gate_.settled(i);
+        return !gate_.stopped();
+      });
+    } catch (const std::exception& e) {
+      gate_.fail(std::make_exception_ptr(ArchiveError(e.what())));
+    }
+  });
+}
+
+BackgroundArchive::~BackgroundArchive() { finish(); }
+
+ArchiveCopy& BackgroundArchive::finish() {
+  gate_.stop();
+  if (thread_.joinable()) thread_.join();
+  return copy_;
 }
 
 }  // namespace blogsearch

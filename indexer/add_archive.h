@@ -15,10 +15,9 @@
 // The snapshots are archived one after another in their order, and
 // `on_archived(i)` is called as soon as snapshot i is settled (archived,
 // found there, or left out); when it returns false the rest are left as
-// they are: `add` archives on a thread of its own while
-// the writer reads each snapshot once it is settled (ArchiveGate), so the
-// copies cost the ingest little more than the time the readers wait for
-// them.
+// they are: `add` archives on a thread of its own (BackgroundArchive)
+// while the writer reads each snapshot once it is settled, so the copies
+// cost the ingest little more than the time the readers wait for them.
 //
 // A snapshot whose folder names no feed gets the id the writer would give it
 // (the feed's host, else "unknown": assign_feed_ids(), called before), so
@@ -35,6 +34,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -109,6 +109,33 @@ class ArchiveGate {
   std::vector<bool> settled_;
   std::exception_ptr error_;
   bool stop_ = false;
+};
+
+// `add`'s archiving: copy_into_archive() of `snapshots` (their feed ids
+// assigned) on a thread of its own, started by the constructor, while the
+// caller ingests them and waits for each one with wait(). `snapshots` and
+// the object must outlive the thread: the destructor stops it (what is not
+// archived yet stays so) and joins it. The thread's failure is an
+// ArchiveError, thrown by wait() for every snapshot not settled before it.
+class BackgroundArchive {
+ public:
+  BackgroundArchive(const std::string& archive_dir, std::vector<Snapshot>& snapshots, std::size_t max_body,
+                    bool link);
+  ~BackgroundArchive();
+  BackgroundArchive(const BackgroundArchive&) = delete;
+  BackgroundArchive& operator=(const BackgroundArchive&) = delete;
+
+  void wait(std::size_t index) { gate_.wait(index); }
+  // The paths given, for messages while it runs (GivenPaths is locked).
+  const GivenPaths& given() const { return copy_.given; }
+  // Joins the thread (it has settled every snapshot once the ingest has
+  // read them all) and returns what it did.
+  ArchiveCopy& finish();
+
+ private:
+  ArchiveCopy copy_;
+  ArchiveGate gate_;
+  std::thread thread_;  // last: it uses the members above
 };
 
 }  // namespace blogsearch

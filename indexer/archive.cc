@@ -137,7 +137,7 @@ std::optional<ArchivedFile> Archive::place(const FetchResponse& r, std::uintmax_
   const std::string stem = file_stamp(r.fetched_at);
   // A file this run wrote is known by its size: one of another size is not
   // read or even looked at (a backfill writes thousands into one folder).
-  auto holds = [&](const fs::path& p) {
+  auto holds_this = [&](const fs::path& p) {
     auto known = f.sizes.find(p.filename().string());
     if (known != f.sizes.end() && known->second != size) return false;
     return holds_body(p);
@@ -147,14 +147,14 @@ std::optional<ArchivedFile> Archive::place(const FetchResponse& r, std::uintmax_
   // a file from before this fetch: an older snapshot added after a newer
   // one with the same body is a snapshot of its own (its time counts).
   if (const fs::path newest = f.newest; !newest.empty() &&
-      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds(newest)) {
+      newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds_this(newest)) {
     return ArchivedFile{newest.string(), true};
   }
   // The folder's listing and what was written since tell which names are
   // taken (the writer's lock keeps other writers out meanwhile).
   std::string name = stem + ".xml";
   for (int n = 1; f.names.count(name); ++n) {
-    if (holds(dir / name)) return ArchivedFile{(dir / name).string(), true};
+    if (holds_this(dir / name)) return ArchivedFile{(dir / name).string(), true};
     name = stem + "-" + std::to_string(n) + ".xml";
   }
   body = dir / name;

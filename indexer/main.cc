@@ -26,7 +26,6 @@
 #include "indexer/feeds_command.h"
 #include "indexer/feeds_config.h"
 #include "indexer/import_git.h"
-#include "indexer/read_ahead.h"
 #include "indexer/rebuild.h"
 #include "indexer/schema.h"
 #include "indexer/update.h"
@@ -252,35 +251,13 @@ int run_add(const AddArgs& args) {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
     // Into the archive, under the writer's lock as fetch does, on a thread
     // of its own: the writer reads each snapshot from the archive once it
-    // is there (ArchiveGate), so what is indexed is always in the archive,
-    // and the copies are made while the snapshots before them are parsed.
+    // is there, so what is indexed is always in the archive, and the
+    // copies are made while the snapshots before them are parsed.
     assign_feed_ids(snapshots, args.limits.max_body, options.parse);
-    ArchiveCopy copy;
-    ArchiveGate gate(snapshots.size());
-    std::thread archiver([&] {
-      yield_to_writer();  // like the readers: the writer's thread comes first
-      try {
-        copy_into_archive(archive, snapshots, args.limits.max_body, copy, args.link, [&](std::size_t i) {
-          gate.settled(i);
-          return !gate.stopped();
-        });
-      } catch (const std::exception& e) {
-        gate.fail(std::make_exception_ptr(ArchiveError(e.what())));
-      }
-    });
-    // Joined however the ingest ends; an ingest that stops early stops it.
-    struct JoinArchiver {
-      ArchiveGate& gate;
-      std::thread& thread;
-      void join() {
-        gate.stop();
-        if (thread.joinable()) thread.join();
-      }
-      ~JoinArchiver() { join(); }
-    } archiving{gate, archiver};
-    options.before_read = [&gate](std::size_t i) { gate.wait(i); };
-    options.on_message = [&copy, &archive, print = options.on_message](const std::string& line) {
-      if (print) print(copy.given.rewrite(archive, line));
+    BackgroundArchive archiving(archive, snapshots, args.limits.max_body, args.link);
+    options.before_read = [&archiving](std::size_t i) { archiving.wait(i); };
+    options.on_message = [&archiving, &archive, print = options.on_message](const std::string& line) {
+      if (print) print(archiving.given().rewrite(archive, line));
     };
     IngestSummary s;
     try {
@@ -290,7 +267,7 @@ int run_add(const AddArgs& args) {
                 << "; what was not committed before was rolled back (free space, or give --archive)\n";
       return kPartial;
     }
-    archiving.join();
+    ArchiveCopy& copy = archiving.finish();
     remove_not_ingested(copy, s.not_ingested);
     console.clear();
     s.errors += static_cast<long>(errors.size());

@@ -64,7 +64,6 @@ void yield_to_writer() {
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
 }
 
-
 // Runs on a worker. Whether a body repeats one seen before is settled in
 // next(), in list order; here it only saves parsing a body that is surely a
 // repeat (already ingested, or read at a lower index).
