@@ -264,7 +264,8 @@ int run_add(const AddArgs& args) {
       s = writer->ingest(snapshots, options);
     } catch (const ArchiveError& e) {
       std::cerr << "blogsearch-index: cannot copy the snapshots into the archive: " << e.what()
-                << "; what was not committed before was rolled back (free space, or give --archive)\n";
+                << "; the snapshots after the last commit were not indexed (free space, or give another --archive, "
+                   "and run add again)\n";
       return kPartial;
     }
     ArchiveCopy& copy = archiving.finish();
