@@ -85,7 +85,7 @@ void write_count_line(std::ostream& out, const SearchResult& r) {
     if (!r.hits.empty() && (r.offset > 0 || r.hits.size() < n))
       out << ", showing " << r.hits.front().rank << "–" << r.hits.back().rank;
     else if (r.hits.empty())
-      out << ", none from " << Thousands(r.offset + 1ULL).view();
+      out << ", none from result " << Thousands(r.offset + 1ULL).view() << " on";
   }
   std::ostringstream ms;
   ms << std::fixed << std::setprecision(r.elapsed_ms < 10 ? 1 : 0) << r.elapsed_ms;

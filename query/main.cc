@@ -75,7 +75,7 @@ int command_position(const CLI::App& app, int argc, char** argv) {
     if (arg.size() > 1 && arg[0] == '-') {
       if (arg.find('=') != std::string::npos) continue;
       const CLI::Option* opt = app.get_option_no_throw(arg);
-      if (opt && opt->get_type_size() != 0) ++i;  // skip the option's value
+      if (opt && opt->get_items_expected_min() > 0) ++i;  // skip the option's value
       continue;
     }
     return arg == "show" || arg == "diff" ? i : 0;
@@ -89,6 +89,34 @@ std::vector<std::string> command_args(int argc, char** argv, int at) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i)
     if (i != at) args.emplace_back(argv[i]);
+  return args;
+}
+
+// The search's arguments for CLI11 (reversed, as it wants them), with
+// every query word after a "--": a word that starts with one "-" (`-python`,
+// all posts but those with python) is the query, not an option, as the
+// only short option is -h. Options and their values stay in front, in
+// order; an unknown "--option" stays there too, so that CLI11 reports it.
+std::vector<std::string> search_args(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> options, words;
+  bool after_dashes = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (after_dashes) {
+      words.push_back(arg);
+    } else if (arg == "--") {
+      after_dashes = true;
+    } else if (arg.size() > 1 && arg[0] == '-' && (arg[1] == '-' || app.get_option_no_throw(arg))) {
+      options.push_back(arg);
+      const CLI::Option* opt = arg.find('=') == std::string::npos ? app.get_option_no_throw(arg) : nullptr;
+      if (opt && opt->get_items_expected_min() > 0 && i + 1 < argc) options.push_back(argv[++i]);
+    } else {
+      words.push_back(arg);
+    }
+  }
+  std::vector<std::string> args(words.rbegin(), words.rend());
+  if (!words.empty()) args.push_back("--");
+  args.insert(args.end(), options.rbegin(), options.rend());
   return args;
 }
 
@@ -320,7 +348,7 @@ int run(int argc, char** argv) {
   try {
     if (const int at = command_position(app, argc, argv))
       return std::string(argv[at]) == "show" ? run_show(argc, argv, at) : run_diff(argc, argv, at);
-    app.parse(argc, argv);
+    app.parse(search_args(app, argc, argv));
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -29,27 +29,6 @@ class BodyWords : public Xapian::ExpandDecider {
   }
 };
 
-// The post with `id`, else the one whose stored link is `id` among the
-// posts of that link's host (a substring test skips most records).
-std::optional<Xapian::docid> find_docid(const Xapian::Database& db, const std::string& id) {
-  if (id.empty()) return std::nullopt;
-  const std::string id_term = schema::id_term(id);
-  Xapian::PostingIterator p = db.postlist_begin(id_term);
-  if (p != db.postlist_end(id_term)) return *p;
-  const std::size_t scheme = id.find("://");
-  if (scheme == std::string::npos) return std::nullopt;
-  std::string host = id.substr(scheme + 3);
-  host.erase(std::min(host.find('/'), host.size()));
-  const std::string term = schema::exact_term(schema::kHost, host);
-  if (host.empty()) return std::nullopt;
-  for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
-    Xapian::Document doc = db.get_document(*it);
-    if (doc.get_value(schema::kSlotRecord).find(id) == std::string::npos) continue;
-    if (read_post_record(doc, false).link == id) return *it;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<PostPage> Searcher::post_page(const PostPageRequest& request) {
@@ -63,14 +42,13 @@ std::optional<PostPage> Searcher::post_page(const PostPageRequest& request) {
 }
 
 std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request) {
-  const std::optional<Xapian::docid> docid = find_docid(db_, request.post);
-  if (!docid) return std::nullopt;
-  const Xapian::Document doc = db_.get_document(*docid);
+  if (request.post.empty()) return std::nullopt;
+  std::optional<PostRecord> post = find_post_once(request.post, false);
+  if (!post) return std::nullopt;
   PostPage page;
-  page.post = read_post_record(doc, true);
+  page.post = std::move(*post);
   feed_names_->apply(page.post);
-  page.post.docid = *docid;  // the document's own is its id in its shard
-  page.history = read_post_history(doc);
+  page.history = read_post_history(db_.get_document(page.post.docid));
 
   if (!request.query_text.empty()) {
     QueryOptions options;
@@ -87,7 +65,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   const unsigned wanted = std::min(request.related, kMaxRelated);
   if (wanted == 0) return page;
   Xapian::RSet rset;
-  rset.add_document(*docid);
+  rset.add_document(page.post.docid);
   Xapian::Enquire feedback(db_);
   const BodyWords body_words;
   const Xapian::ESet eset =
@@ -107,7 +85,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   const Xapian::MSet mset = enquire.get_mset(0, wanted + 1);
   unsigned rank = 0;
   for (auto it = mset.begin(); it != mset.end() && page.related.size() < wanted; ++it) {
-    if (*it == *docid) continue;  // left out by its id term already; a second guard
+    if (*it == page.post.docid) continue;  // left out by its id term already; a second guard
     Hit& hit = page.related.emplace_back();
     hit.rank = ++rank;
     hit.percent = it.get_percent();

@@ -8,9 +8,10 @@
 // terms of at least three bytes, not all digits) ORed into a query, the post
 // itself left out, ranked by BM25 within the searcher's time limit.
 //
-// Searcher::post_page (searcher.h) fills it. It looks a post up by its id
-// (the id term), else by its link among the posts of the link's host; never
-// by reading every post. nullopt when no post has that id or link.
+// Searcher::post_page (searcher.h) fills it. It looks a post up as
+// `blogsearch show` does: by its id (the id term), else by its link among
+// the posts of the link's host, as stored or as people type links
+// (link_key.h); never by reading every post. nullopt when no post has that id or link.
 // It throws what a search throws: DatabaseUnavailable, and QueryError never
 // (a query text that does not parse marks nothing).
 #pragma once
@@ -26,7 +27,7 @@
 namespace blogsearch {
 
 struct PostPageRequest {
-  std::string post;        // the post's id, or its link as stored
+  std::string post;        // the post's id, or its link (as stored or as typed)
   std::string query_text;  // the search the page was reached from ("": none)
   unsigned related = 5;    // related posts wanted (at most 20)
   unsigned related_terms = 20;  // distinctive terms asked of get_eset

@@ -103,11 +103,11 @@ std::size_t count_query_words(const std::string& text) {
 void check_query_size(const std::string& text, const SearchBounds& bounds) {
   if (text.size() > bounds.max_query_bytes)
     throw QueryError("the query is " + std::to_string(text.size()) + " bytes long; at most " +
-                     std::to_string(bounds.max_query_bytes) + " are searched");
+                     std::to_string(bounds.max_query_bytes) + " bytes are allowed");
   const std::size_t words = count_query_words(text);
   if (words > bounds.max_words)
     throw QueryError("the query has " + std::to_string(words) + " words; at most " +
-                     std::to_string(bounds.max_words) + " are searched");
+                     std::to_string(bounds.max_words) + " are allowed");
 }
 
 void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query, const std::string& text,

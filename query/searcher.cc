@@ -681,7 +681,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 std::optional<PostRecord> Searcher::find_post(const std::string& id_or_url) {
   for (int attempt = 0;; ++attempt) {
     try {
-      std::optional<PostRecord> post = find_post_once(id_or_url);
+      std::optional<PostRecord> post = find_post_once(id_or_url, true);
       if (post) feed_names_->apply(*post);
       return post;
     } catch (...) {
@@ -723,7 +723,7 @@ std::string Searcher::shard_failure(const Xapian::NetworkError& e) const {
          "): " + e.get_msg();
 }
 
-std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url) {
+std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url, bool whole_database) {
   const std::string id_term = schema::id_term(id_or_url);
   Xapian::PostingIterator p = db_.postlist_begin(id_term);
   // Xapian 1.4's Document::get_docid() is the id in its shard: every
@@ -753,6 +753,7 @@ std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url)
       if (auto post = matches(*it)) return post;
   }
   if (auto post = find_by_link_key(id_or_url)) return post;
+  if (!whole_database) return std::nullopt;
   for (auto it = db_.postlist_begin(""); it != db_.postlist_end(""); ++it)
     if (auto post = matches(*it)) return post;
   return std::nullopt;

@@ -155,7 +155,11 @@ class Searcher {
 
  private:
   SearchResult search_once(const SearchRequest& request);
-  std::optional<PostRecord> find_post_once(const std::string& id_or_url);
+  // Where find_post looks: the id term, the link as stored among its
+  // host's posts, the link as typed (find_by_link_key), and, only when
+  // `whole_database`, every post (the page of one post does not: a request
+  // must not read a million records).
+  std::optional<PostRecord> find_post_once(const std::string& id_or_url, bool whole_database);
   std::optional<PostRecord> find_by_link_key(const std::string& url);
   Xapian::Database with_spelling_data() const;
   std::string shard_failure(const Xapian::NetworkError& e) const;

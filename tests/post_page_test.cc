@@ -124,6 +124,22 @@ class PostPageTest : public ::testing::Test {
   std::string logged_;
 };
 
+// The page finds a post by its link as people type it, like `blogsearch
+// show`: the other scheme, "www.", a trailing slash, a fragment.
+TEST_F(PostPageTest, FindsThePostByItsLinkAsTyped) {
+  ingest({snapshot("big", 0, rss("p-1", "Typed links", "<p>Some text about links.</p>"))});
+  const PostRecord post = record_of("p-1");
+  ASSERT_EQ(post.link, "https://big.example.org/p-1");
+  for (const std::string typed : {"https://big.example.org/p-1", "http://big.example.org/p-1",
+                                   "https://www.big.example.org/p-1/", "https://BIG.example.org/p-1#comments"}) {
+    const Response r = get("post=" + url_component(typed));
+    EXPECT_EQ(r.status, 200) << typed;
+    EXPECT_NE(r.body.find("<h1>Typed links</h1>"), std::string::npos) << typed;
+  }
+  EXPECT_EQ(get("post=" + url_component("https://big.example.org/p-2")).status, 404);
+  EXPECT_EQ(get("post=" + url_component("https://other.example.org/p-1")).status, 404);
+}
+
 TEST_F(PostPageTest, ShowsFactsTextVersionsAndRelatedPosts) {
   ingest_data();
   const std::string id = id_of("checkpointing");

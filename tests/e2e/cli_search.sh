@@ -39,6 +39,21 @@ contains "$tmp/err" "'AND' needs a word"
 expect_rc 0 'kernel...compiler'
 contains "$tmp/out" "results ("
 contains "$tmp/err" "could not be read as written"
+# A word that starts with one "-" is the query, not an option: alone, every
+# post but those with the word; among options and other words, in its place.
+all=$("$BLOGSEARCH" --count -- '-zzqxnotaword')
+without=$("$BLOGSEARCH" --count -kernel)
+with=$("$BLOGSEARCH" --count kernel)
+[ "$without" -gt 0 ] && [ $((without + with)) -eq "$all" ] \
+  || fail "-kernel counts $without, kernel $with, all posts $all"
+expect_rc 0 --limit 3 training -kernel --format ids
+[ "$(wc -l <"$tmp/out")" -ge 1 ] || fail "training -kernel found nothing"
+[ "$(cat "$tmp/out")" = "$("$BLOGSEARCH" --limit 3 --format ids -- training -kernel)" ] \
+  || fail "training -kernel differs from -- training -kernel"
+expect_rc 2 --limt 3 kernel          # an unknown long option is still an error
+contains "$tmp/err" "--limt"
+expect_rc 2 "$(printf 'w%d ' $(seq 101))"
+contains "$tmp/err" "the query has 101 words; at most 100 are allowed"
 expect_rc 2 'kernel date:2026-13..'
 contains "$tmp/err" "2026-13"
 expect_rc 2 --wildcard-limit 2 'k*'
