@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "indexer/date.h"
+#include "indexer/db_layout.h"
 
 namespace blogsearch {
 namespace fs = std::filesystem;
@@ -237,14 +238,70 @@ Snapshot snapshot_of(const FetchResponse& r) {
   return snap;
 }
 
-std::string resolve_archive_path(const std::string& from_option, const std::string& db_path) {
-  if (!from_option.empty()) return from_option;
-  if (const char* env = std::getenv("BLOGSEARCH_ARCHIVE"); env && *env) return env;
+namespace {
+
+constexpr const char* kClaimFile = ".database";
+
+// The database directory as an absolute path ("dir/" names dir).
+fs::path absolute_database(const std::string& db_path) {
   std::error_code ec;
   fs::path db = fs::absolute(db_path, ec).lexically_normal();
   if (ec) db = db_path;
-  if (!db.has_filename()) db = db.parent_path();  // "dir/" names dir
-  return (db.parent_path() / "archive").string();
+  if (!db.has_filename()) db = db.parent_path();
+  return db;
+}
+
+// The database named in ARCHIVE/.database: "" when there is none.
+std::string read_claim(const fs::path& archive) {
+  std::ifstream in(archive / kClaimFile, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line)) return "";
+  return line;
+}
+
+}  // namespace
+
+std::string resolve_archive_path(const std::string& from_option, const std::string& db_path) {
+  if (!from_option.empty()) return from_option;
+  if (const char* env = std::getenv("BLOGSEARCH_ARCHIVE"); env && *env) return env;
+  return (absolute_database(db_path).parent_path() / "archive").string();
+}
+
+std::string archive_for_database(const std::string& from_option, const std::string& db_path, bool create) {
+  const std::string path = resolve_archive_path(from_option, db_path);
+  const char* env = std::getenv("BLOGSEARCH_ARCHIVE");
+  const bool chosen = !from_option.empty() || (env && *env);
+  const fs::path archive(path);
+  const std::string db = absolute_database(db_path).string();
+  std::error_code ec;
+  if (create) fs::create_directories(archive, ec);
+  if (!fs::is_directory(archive, ec)) return path;  // nothing to claim (rebuild says so)
+
+  const std::string owner = read_claim(archive);
+  if (owner == db) return path;
+  const bool owner_exists = !owner.empty() && has_generations(owner);
+  if (owner_exists && chosen) return path;  // shared on purpose
+  if (owner_exists)
+    throw ArchiveClaimError("the archive " + path + " beside this database belongs to the database " + owner +
+                            "; give " + db + " its own with --archive DIR (or pass --archive " + path +
+                            " to share that one)");
+  // Unclaimed, or claimed by a database that is gone: this one's now.
+  const fs::path tmp = archive / (std::string(kClaimFile) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << db << "\n";
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      throw std::runtime_error("cannot write " + tmp.string());
+    }
+  }
+  fs::rename(tmp, archive / kClaimFile, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("cannot write " + (archive / kClaimFile).string() + ": " + ec.message());
+  }
+  return path;
 }
 
 }  // namespace blogsearch

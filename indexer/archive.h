@@ -3,7 +3,8 @@
 // ARCHIVE/<feed>/<UTC>.xml holds the body exactly as served (after content
 // decoding) and <UTC>.headers.json what is known of the fetch, in the shape
 // snapshot.h reads back (fetchedAt, observed_at, finalUrl, status, etag,
-// lastModified, date, contentType, contentLength).
+// lastModified, date, contentType, contentLength). ARCHIVE/.database names
+// the database that uses the archive (archive_for_database).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -98,5 +100,27 @@ Snapshot snapshot_of(const FetchResponse& response);
 // keeps its archive beside it, where add, fetch, import-git and rebuild all
 // find it. Never throws (but bad_alloc).
 std::string resolve_archive_path(const std::string& from_option, const std::string& db_path);
+
+// A default archive that another database uses (archive_for_database).
+class ArchiveClaimError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The archive of the database at `db_path` (resolve_archive_path), claimed
+// for it. Every database in one folder would default to the same folder
+// "archive" beside them, and a rebuild of one would then take in the
+// other's snapshots; so the first database to use an archive writes its
+// absolute path in ARCHIVE/.database (a dot file: no snapshot), and a
+// command of another database that would fall back to that archive throws
+// ArchiveClaimError (one line: whose archive it is and what to pass) while
+// the claiming database still exists. A claim of a database that is gone
+// (moved or deleted) passes to this one. An archive named on purpose
+// (`from_option`: --archive or config.toml; $BLOGSEARCH_ARCHIVE) is used
+// as given, shared if so chosen, and claimed only when unclaimed.
+// `create` makes the archive folder when missing (add, fetch, import-git;
+// rebuild only reads). Throws ArchiveClaimError, or std::runtime_error
+// when the folder or the claim cannot be written.
+std::string archive_for_database(const std::string& from_option, const std::string& db_path, bool create);
 
 }  // namespace blogsearch

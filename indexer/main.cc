@@ -13,6 +13,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <string>
 #include <vector>
@@ -227,6 +228,17 @@ void print_summary(const IngestSummary& s) {
       s.warnings, s.errors, s.seconds);
 }
 
+// The archive a command of the database at `db_path` uses (archive.h:
+// archive_for_database); nullopt after saying why it cannot be used.
+std::optional<std::string> command_archive(const std::string& option, const std::string& db_path, bool create) {
+  try {
+    return archive_for_database(option, db_path, create);
+  } catch (const std::exception& e) {
+    std::cerr << "blogsearch-index: " << e.what() << '\n';
+    return std::nullopt;
+  }
+}
+
 int run_add(const AddArgs& args) {
   const std::string db_path = schema::resolve_db_path(args.db);
   // Checked before anything is written: a feed id the database cannot hold
@@ -246,7 +258,9 @@ int run_add(const AddArgs& args) {
   Console console;
   IngestOptions options = console.ingest_options(args.quiet, snapshots.size());
   args.limits.apply(options);
-  const std::string archive = resolve_archive_path(args.archive, db_path);
+  const std::optional<std::string> claimed = command_archive(args.archive, db_path, true);
+  if (!claimed) return kInputError;
+  const std::string& archive = *claimed;
   try {
     auto writer = with_lock_wait(args.wait, [&] { return std::make_unique<Writer>(db_path, args.shards); });
     // Into the archive, under the writer's lock as fetch does, on a thread
@@ -290,7 +304,10 @@ int run_add(const AddArgs& args) {
 
 int run_rebuild(const AddArgs& args) {
   const std::string db_path = schema::resolve_db_path(args.db);
-  const std::string archive = resolve_archive_path(args.paths.empty() ? "" : args.paths.front(), db_path);
+  const std::optional<std::string> claimed =
+      command_archive(args.paths.empty() ? "" : args.paths.front(), db_path, false);
+  if (!claimed) return kInputError;
+  const std::string& archive = *claimed;
   std::vector<std::string> errors;
   std::vector<Snapshot> snapshots = collect_snapshots({archive}, "", errors);
   for (const auto& e : errors) std::cerr << "blogsearch-index: error: " << e << " (the archive to rebuild from)\n";
@@ -347,7 +364,9 @@ int run_fetch(const FetchArgs& args) {
     }
   }
   UpdateOptions options;
-  options.archive_dir = resolve_archive_path(args.archive, db_path);
+  const std::optional<std::string> archive = command_archive(args.archive, db_path, true);
+  if (!archive) return kInputError;
+  options.archive_dir = *archive;
   options.fetch = args.fetch;
   Console console;
   options.ingest = console.ingest_options(true, 0);
@@ -394,7 +413,9 @@ int run_import_git(const ImportGitArgs& args) {
   import.repo = args.repo;
   import.path = args.path;
   import.feed_id = args.feed;
-  import.archive_dir = resolve_archive_path(args.archive, db_path);
+  const std::optional<std::string> archive = command_archive(args.archive, db_path, true);
+  if (!archive) return kInputError;
+  import.archive_dir = *archive;
   import.max_body_bytes = args.limits.max_body;
   IngestOptions options = console.ingest_options(args.quiet, 0);
   args.limits.apply(options);

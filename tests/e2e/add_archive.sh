@@ -58,7 +58,8 @@ state feeds "$tmp/work/db" >"$tmp/added.feeds"
 grep -q "0 snapshots copied into $archive, 7 there already" "$tmp/again.out" || { cat "$tmp/again.out"; fail "a second add archived again"; }
 "$BLOGSEARCH_INDEX" add --db "$tmp/work/db" "$archive" >"$tmp/self.out" 2>&1 || fail "add of the archive failed"
 grep -q "0 snapshots copied" "$tmp/self.out" || { cat "$tmp/self.out"; fail "adding the archive itself copied files"; }
-[ "$(find "$archive" -type f | wc -l)" -eq 10 ] || fail "the archive holds $(find "$archive" -type f | wc -l) files, not 10"
+[ "$(find "$archive" -type f -not -name '.*' | wc -l)" -eq 10 ] ||
+  fail "the archive holds $(find "$archive" -type f -not -name '.*' | wc -l) files, not 10"
 
 rm -rf "$tmp/in"
 "$BLOGSEARCH_INDEX" rebuild --db "$tmp/work/db" >"$tmp/rebuild.out" 2>&1 || { cat "$tmp/rebuild.out"; fail "rebuild failed"; }
@@ -75,6 +76,29 @@ cmp -s "$tmp/added.feeds" "$tmp/rebuilt.feeds" || fail "rebuild gave other feeds
 [ "$(find "$tmp/elsewhere/pytorch" -name '*.xml' | wc -l)" -eq 3 ] && [ ! -e "$tmp/other/archive" ] ||
   fail "--archive was not where add copied to"
 
+# Two databases in one folder would share the archive beside them, and a
+# rebuild of one would take in the other's snapshots: the first claims it
+# (ARCHIVE/.database), the second is refused until it names an archive.
+[ "$(cat "$archive/.database")" = "$tmp/work/db" ] || fail "the archive does not name its database: $(cat "$archive/.database")"
+rc=0
+"$BLOGSEARCH_INDEX" add --db "$tmp/work/db2" "$SOURCE_DIR/data/pytorch" >"$tmp/claim.out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "the archive $archive beside this database belongs to the database $tmp/work/db; give $tmp/work/db2 its own with --archive DIR" "$tmp/claim.out" ||
+  { cat "$tmp/claim.out"; fail "a second database beside the first took its archive (exit $rc)"; }
+[ ! -e "$tmp/work/db2" ] || fail "the refused add created a database"
+"$BLOGSEARCH_INDEX" add --db "$tmp/work/db2" --archive "$tmp/work/archive2" "$SOURCE_DIR/data/pytorch" >/dev/null 2>&1 ||
+  fail "add with an archive of its own failed"
+rc=0
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/work/db2" >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "rebuild of the second database from the first one's archive exited $rc, not 2"
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/work/db" >/dev/null 2>&1 || fail "the first database lost its archive"
+# A database that moved keeps its archive: the claim of a database that is
+# gone passes on.
+mv "$tmp/work/db" "$tmp/work/moved"
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/work/moved" >/dev/null 2>&1 || fail "rebuild after a move failed"
+[ "$(cat "$archive/.database")" = "$tmp/work/moved" ] || fail "the claim did not pass to the moved database"
+mv "$tmp/work/moved" "$tmp/work/db"
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/work/db" >/dev/null 2>&1 || fail "rebuild after moving back failed"
+
 # A file that is not a feed (an error page) or cannot be parsed is reported
 # and not kept in the archive: rebuild would otherwise meet it on every run.
 mkdir -p "$tmp/mixed/pytorch"
@@ -86,8 +110,8 @@ rc=0
 [ "$rc" -eq 3 ] || { cat "$tmp/mixed.out"; fail "add of 3 feeds and 2 non-feeds exited $rc, not 3"; }
 grep -q "3 snapshots copied into $tmp/mixed-db/archive" "$tmp/mixed.out" ||
   { cat "$tmp/mixed.out"; fail "add did not say it kept 3 snapshots in the archive"; }
-[ "$(find "$tmp/mixed-db/archive" -type f | wc -l)" -eq 3 ] ||
-  fail "the archive holds $(find "$tmp/mixed-db/archive" -type f | wc -l) files, not the 3 feeds"
+[ "$(find "$tmp/mixed-db/archive" -type f -not -name '.*' | wc -l)" -eq 3 ] ||
+  fail "the archive holds $(find "$tmp/mixed-db/archive" -type f -not -name '.*' | wc -l) files, not the 3 feeds"
 grep -q "2026-10-09T000000Z.xml" "$tmp/mixed.out" && grep -q "$tmp/mixed/pytorch/2026-10-10T000000Z.xml" "$tmp/mixed.out" ||
   { cat "$tmp/mixed.out"; fail "add did not name both bad files as given"; }
 rc=0

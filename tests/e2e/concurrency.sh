@@ -10,6 +10,9 @@
 set -euo pipefail
 state=(/usr/bin/python3 "$SOURCE_DIR/tests/e2e/db_state.py")
 tmp=$(mktemp -d)
+# The scratch databases of this test share one archive on purpose (a
+# database refuses the default archive beside it once another one uses it).
+export BLOGSEARCH_ARCHIVE="$tmp/archive"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

@@ -22,6 +22,9 @@ echo "kill times seeded with CRASH_SEED=$seed"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The scratch databases of this test share one archive on purpose (a
+# database refuses the default archive beside it once another one uses it).
+export BLOGSEARCH_ARCHIVE="$tmp/archive"
 tar -xJf "$shared/blog-history.tar.xz" -C "$tmp"
 corpus="$tmp/blog-history"
 

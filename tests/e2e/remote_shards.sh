@@ -15,6 +15,9 @@ for tool in xapian-tcpsrv xapian-replicate xapian-replicate-server; do
 done
 
 tmp=$(mktemp -d)
+# The scratch databases of this test share one archive on purpose (a
+# database refuses the default archive beside it once another one uses it).
+export BLOGSEARCH_ARCHIVE="$tmp/archive"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done

@@ -14,6 +14,9 @@ if ! { : > /dev/full; } 2>/dev/null || { printf x > /dev/full; } 2>/dev/null; th
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The scratch databases of this test share one archive on purpose (a
+# database refuses the default archive beside it once another one uses it).
+export BLOGSEARCH_ARCHIVE="$tmp/archive"
 db="$tmp/db"
 "$BLOGSEARCH_INDEX" add --quiet --db "$db" "$data" >/dev/null || { echo "FAIL: indexing data/"; exit 1; }
 export BLOGSEARCH_DB="$db"
