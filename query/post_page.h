@@ -11,7 +11,8 @@
 // Searcher::post_page (searcher.h) fills it. It looks a post up as
 // `blogsearch show` does: by its id (the id term), else by its link among
 // the posts of the link's host, as stored or as people type links
-// (link_key.h); never by reading every post. nullopt when no post has that id or link.
+// (link_key.h); never by reading every post. nullopt when no post has
+// that id or link.
 // It throws what a search throws: DatabaseUnavailable, and QueryError never
 // (a query text that does not parse marks nothing).
 #pragma once
