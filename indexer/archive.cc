@@ -277,15 +277,16 @@ std::string archive_for_database(const std::string& from_option, const std::stri
   if (create) fs::create_directories(archive, ec);
   if (!fs::is_directory(archive, ec)) return path;  // nothing to claim (rebuild says so)
 
+  if (chosen) return path;  // named on purpose: used as given, never written to here
   const std::string owner = read_claim(archive);
   if (owner == db) return path;
-  const bool owner_exists = !owner.empty() && has_generations(owner);
-  if (owner_exists && chosen) return path;  // shared on purpose
-  if (owner_exists)
+  if (!owner.empty() && has_generations(owner))
     throw ArchiveClaimError("the archive " + path + " beside this database belongs to the database " + owner +
                             "; give " + db + " its own with --archive DIR (or pass --archive " + path +
                             " to share that one)");
-  // Unclaimed, or claimed by a database that is gone: this one's now.
+  // Unclaimed, or claimed by a database that is gone: this one's now. A
+  // claim that cannot be written (a read-only archive that rebuild only
+  // reads) is no error: the commands that write there say so themselves.
   const fs::path tmp = archive / (std::string(kClaimFile) + ".tmp");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -293,14 +294,11 @@ std::string archive_for_database(const std::string& from_option, const std::stri
     out.flush();
     if (!out) {
       fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + tmp.string());
+      return path;
     }
   }
   fs::rename(tmp, archive / kClaimFile, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("cannot write " + (archive / kClaimFile).string() + ": " + ec.message());
-  }
+  if (ec) fs::remove(tmp, ec);
   return path;
 }
 

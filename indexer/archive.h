@@ -115,12 +115,12 @@ class ArchiveClaimError : public std::runtime_error {
 // command of another database that would fall back to that archive throws
 // ArchiveClaimError (one line: whose archive it is and what to pass) while
 // the claiming database still exists. A claim of a database that is gone
-// (moved or deleted) passes to this one. An archive named on purpose
+// (moved or deleted) passes to this one; a claim that cannot be written
+// (a read-only archive) is skipped. An archive named on purpose
 // (`from_option`: --archive or config.toml; $BLOGSEARCH_ARCHIVE) is used
-// as given, shared if so chosen, and claimed only when unclaimed.
-// `create` makes the archive folder when missing (add, fetch, import-git;
-// rebuild only reads). Throws ArchiveClaimError, or std::runtime_error
-// when the folder or the claim cannot be written.
+// as given, shared if so chosen, and never written to here. `create`
+// makes the archive folder when missing (add, fetch, import-git; rebuild
+// only reads). Throws ArchiveClaimError only.
 std::string archive_for_database(const std::string& from_option, const std::string& db_path, bool create);
 
 }  // namespace blogsearch

@@ -87,6 +87,12 @@ rc=0
 [ ! -e "$tmp/work/db2" ] || fail "the refused add created a database"
 "$BLOGSEARCH_INDEX" add --db "$tmp/work/db2" --archive "$tmp/work/archive2" "$SOURCE_DIR/data/pytorch" >/dev/null 2>&1 ||
   fail "add with an archive of its own failed"
+# An archive named on purpose is used as given: nothing is written into it
+# for the claim (rebuild only reads it; it may be read-only, or data/).
+[ ! -e "$tmp/work/archive2/.database" ] || fail "an archive named with --archive was claimed"
+"$BLOGSEARCH_INDEX" rebuild --quiet --db "$tmp/work/db2" --archive "$SOURCE_DIR/data" >/dev/null 2>&1 ||
+  fail "rebuild from data/ named with --archive failed"
+[ ! -e "$SOURCE_DIR/data/.database" ] || fail "rebuild --archive data/ wrote a claim into data/"
 rc=0
 "$BLOGSEARCH_INDEX" rebuild --db "$tmp/work/db2" >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "rebuild of the second database from the first one's archive exited $rc, not 2"
