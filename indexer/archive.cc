@@ -287,18 +287,10 @@ std::string archive_for_database(const std::string& from_option, const std::stri
   // Unclaimed, or claimed by a database that is gone: this one's now. A
   // claim that cannot be written (a read-only archive that rebuild only
   // reads) is no error: the commands that write there say so themselves.
-  const fs::path tmp = archive / (std::string(kClaimFile) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << db << "\n";
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      return path;
-    }
+  try {
+    write_atomically(archive / kClaimFile, db + "\n");
+  } catch (const std::runtime_error&) {
   }
-  fs::rename(tmp, archive / kClaimFile, ec);
-  if (ec) fs::remove(tmp, ec);
   return path;
 }
 

@@ -228,6 +228,11 @@ void print_summary(const IngestSummary& s) {
       s.warnings, s.errors, s.seconds);
 }
 
+// --archive's default, in the help of every command that has it.
+constexpr const char* kArchiveDefault =
+    " (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database, which the first database there "
+    "claims: another one is refused it)";
+
 // The archive a command of the database at `db_path` uses (archive.h:
 // archive_for_database); nullopt after saying why it cannot be used.
 std::optional<std::string> command_archive(const std::string& option, const std::string& db_path, bool create) {
@@ -569,8 +574,7 @@ int run(int argc, char** argv) {
                 "Hard-link the snapshots into the archive instead of copying them (same file system; only for files "
                 "nothing rewrites in place: such a rewrite would change the archived snapshot too)");
   add->add_option("--archive", add_args.archive,
-                  "Snapshot archive each PATH is copied into, for rebuild (default: $BLOGSEARCH_ARCHIVE, else "
-                  "'archive' beside the database)");
+                  std::string("Snapshot archive each PATH is copied into, for rebuild") + kArchiveDefault);
   add->add_flag("-q,--quiet", add_args.quiet, kQuietHelp);
   std::vector<std::pair<CLI::Option*, double*>> waits;
   waits.emplace_back(add->add_option("--wait", add_args.wait, kWaitHelp), &add_args.wait);
@@ -582,7 +586,7 @@ int run(int argc, char** argv) {
   fetch->add_option("--config", fetch_args.config,
                     "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)");
   fetch->add_option("--archive", fetch_args.archive,
-                    "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
+                    std::string("Snapshot archive") + kArchiveDefault);
   fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
       ->allow_extra_args(false);  // one value per flag
   fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
@@ -604,7 +608,7 @@ int run(int argc, char** argv) {
   std::string rebuild_archive;
   auto* rebuild = app.add_subcommand("rebuild", "Rebuild the whole database from the archive and switch to it atomically");
   rebuild->add_option("--archive", rebuild_archive,
-                      "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
+                      std::string("Snapshot archive") + kArchiveDefault);
   rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, kQuietHelp);
   waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
@@ -621,7 +625,7 @@ int run(int argc, char** argv) {
   import_git->add_option("--path", git_args.path, "The feed file, relative to the repository root")->required();
   import_git->add_option("--feed", git_args.feed, "Feed id (default: the name of the folder holding PATH)");
   import_git->add_option("--archive", git_args.archive,
-                         "Snapshot archive (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database)");
+                         std::string("Snapshot archive") + kArchiveDefault);
   import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
   import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
   waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);

@@ -64,18 +64,28 @@ std::string join_words(const std::vector<std::string>& words) {
   return q;
 }
 
+// How many arguments from `arg` on are an option of the search: 0 when
+// `arg` is a query word (also one that starts with a single "-" and names
+// no option, as `-python`: the only short option is -h), 2 for an option
+// followed by its value, 1 for any other "--option" (a flag, "--x=value",
+// or one CLI11 will report as unknown).
+int option_length(const CLI::App& app, const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-') return 0;
+  const CLI::Option* opt = arg.find('=') == std::string::npos ? app.get_option_no_throw(arg) : nullptr;
+  if (!opt) return arg[1] == '-' ? 1 : 0;
+  return opt->get_items_expected_min() > 0 ? 2 : 1;
+}
+
 // "show" and "diff" are commands only as the first word that is not an
 // option or an option's value: "blogsearch kernels show" searches for both
 // words. CLI11 would take them as subcommands anywhere, hence this scan.
 // Returns the index of the command in argv, 0 when this is a search.
 int command_position(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+    const std::string arg = argv[i];
     if (arg == "--") return 0;
-    if (arg.size() > 1 && arg[0] == '-') {
-      if (arg.find('=') != std::string::npos) continue;
-      const CLI::Option* opt = app.get_option_no_throw(arg);
-      if (opt && opt->get_items_expected_min() > 0) ++i;  // skip the option's value
+    if (const int n = option_length(app, arg)) {
+      i += n - 1;
       continue;
     }
     return arg == "show" || arg == "diff" ? i : 0;
@@ -93,25 +103,22 @@ std::vector<std::string> command_args(int argc, char** argv, int at) {
 }
 
 // The search's arguments for CLI11 (reversed, as it wants them), with
-// every query word after a "--": a word that starts with one "-" (`-python`,
-// all posts but those with python) is the query, not an option, as the
-// only short option is -h. Options and their values stay in front, in
-// order; an unknown "--option" stays there too, so that CLI11 reports it.
+// every query word after a "--" (option_length: `-python`, all posts but
+// those with python, is a query word). Options and their values stay in
+// front, in order.
 std::vector<std::string> search_args(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> options, words;
   bool after_dashes = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (after_dashes) {
-      words.push_back(arg);
-    } else if (arg == "--") {
+    const int n = after_dashes ? 0 : option_length(app, arg);
+    if (!after_dashes && arg == "--") {
       after_dashes = true;
-    } else if (arg.size() > 1 && arg[0] == '-' && (arg[1] == '-' || app.get_option_no_throw(arg))) {
-      options.push_back(arg);
-      const CLI::Option* opt = arg.find('=') == std::string::npos ? app.get_option_no_throw(arg) : nullptr;
-      if (opt && opt->get_items_expected_min() > 0 && i + 1 < argc) options.push_back(argv[++i]);
-    } else {
+    } else if (n == 0) {
       words.push_back(arg);
+    } else {
+      options.push_back(arg);
+      if (n == 2 && i + 1 < argc) options.push_back(argv[++i]);
     }
   }
   std::vector<std::string> args(words.rbegin(), words.rend());
@@ -287,7 +294,8 @@ int run_diff(int argc, char** argv, int at) {
 
 int run(int argc, char** argv) {
   CLI::App app{"Search the blog archive that blogsearch-index builds.\n"
-               "Put the query in single quotes: blogsearch 'pytorch compil* -tutorial'"};
+               "Put the query in single quotes: blogsearch 'pytorch compil* -tutorial'\n"
+               "A word with a leading '-' leaves its posts out, also alone: blogsearch -python"};
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
   app.footer(
       "Exit status: 0 results, 1 no results, 2 usage or query error or output not written, 4 database\n"
