@@ -292,8 +292,9 @@ int run_add(const AddArgs& args) {
     console.clear();
     s.errors += static_cast<long>(errors.size());
     if (!args.quiet) {
-      std::printf("blogsearch-index: %ld snapshots copied into %s, %ld there already\n", copy.copied,
-                  archive.c_str(), copy.already);
+      // --link makes hard links, and copies where it cannot (another file system).
+      std::printf("blogsearch-index: %ld snapshots %s into %s, %ld there already\n", copy.copied,
+                  args.link ? "linked or copied" : "copied", archive.c_str(), copy.already);
       print_summary(s);
     }
     if (s.errors == 0) return kOk;
