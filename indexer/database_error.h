@@ -6,6 +6,8 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace blogsearch {
 
@@ -20,10 +22,12 @@ class DatabaseLocked : public DatabaseError {
   using DatabaseError::DatabaseError;
 };
 // Xapian found the database corrupt: it can only be rebuilt from the
-// archive (the message says how).
+// archive (the message says how). `detail` is Xapian's own message.
 class DatabaseDamaged : public DatabaseError {
  public:
-  using DatabaseError::DatabaseError;
+  DatabaseDamaged(const std::string& message, std::string xapian_message)
+      : DatabaseError(message), detail(std::move(xapian_message)) {}
+  std::string detail;
 };
 
 }  // namespace blogsearch

@@ -131,6 +131,11 @@ IngestSummary rebuild_database(const std::string& db_path, const std::vector<Sna
     // escape as something else.
     try {
       throw;
+    } catch (const DatabaseDamaged& e) {
+      // What was found damaged is the generation being written, removed
+      // above: its path, in the message, would be no advice.
+      throw DatabaseError("rebuild of " + db_path + " failed: the new index came out damaged (" + e.detail +
+                          "); the database is unchanged");
     } catch (const DatabaseError&) {
       throw;
     } catch (const Xapian::Error& e) {

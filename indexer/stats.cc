@@ -101,7 +101,7 @@ DatabaseStats read_stats(const std::string& path, bool with_ranges) {
       stats.feeds.push_back(std::move(f));
     }
   } catch (const Xapian::DatabaseCorruptError& e) {
-    throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()));
+    throw DatabaseDamaged(schema::damaged_database_message(path, e.get_msg()), e.get_msg());
   } catch (const Xapian::Error& e) {
     throw DatabaseError("cannot read database " + path + ": " + e.get_description() +
                         " (create it with: blogsearch-index add --db " + path + " FILES)");
