@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -220,6 +221,22 @@ std::optional<ArchivedFile> Archive::link(const FetchResponse& r, const std::str
 
 void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id) {
   remove_stale_temporaries(fs::path(archive_dir) / feed_id);
+}
+
+std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
+                                        std::int64_t after) {
+  // A file named for the second before `after` may hold it: `add` names a
+  // snapshot dated by its file's mtime a second early.
+  const std::string from = file_stamp(after - 1);
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(archive_dir) / feed_id, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".xml") != 0) continue;
+    if (name.compare(0, from.size(), from) >= 0) out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {

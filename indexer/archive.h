@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -17,6 +18,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "indexer/fetch.h"
 #include "indexer/snapshot.h"
@@ -48,6 +50,14 @@ ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchRespons
 // stale). Never throws (but bad_alloc): a folder that cannot be listed is
 // left as it is.
 void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id);
+
+// The snapshot bodies in ARCHIVE/<feed_id> whose file names say they were
+// observed after `after` (names are a second early at most: the caller
+// reads each one's time), in name order: what a run killed between
+// archiving and indexing left, for the next fetch to index. Never throws
+// (but bad_alloc): a folder that cannot be listed gives none.
+std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
+                                        std::int64_t after);
 
 // The same for many snapshots: each feed's folder is listed (and cleaned of
 // temporary files) once, not once per snapshot. Without `with_headers` only

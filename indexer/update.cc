@@ -2,6 +2,7 @@
 #include "indexer/update.h"
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ctime>
@@ -72,6 +73,7 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
   std::vector<FetchState> states;
   // The newest body each feed gave: the same again is "unchanged".
   std::vector<std::string> latest_body;
+  std::vector<std::int64_t> latest_observed;
   for (const auto& f : feeds) {
     FeedMeta meta;
     try {
@@ -88,6 +90,7 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
     requests.push_back({f.id, url, state.etag, state.last_modified});
     states.push_back(std::move(state));
     latest_body.push_back(meta.latest_body);
+    latest_observed.push_back(meta.latest_observed);
   }
 
   auto t0 = std::chrono::steady_clock::now();
@@ -171,6 +174,17 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
       out.result = "failed";
       state.last_error = out.error;
       state.consecutive_failures++;
+    }
+    // Snapshots a run killed after archiving them and before indexing
+    // them left (the feed may have changed since): indexed now, as
+    // `rebuild` would index them.
+    std::vector<std::string> left;
+    for (std::string& path : archived_after(options.archive_dir, feeds[i].id, latest_observed[i]))
+      if (out.result != "new" || path != snapshots.back().path) left.push_back(std::move(path));
+    if (!left.empty()) {
+      std::vector<std::string> unreadable;
+      for (Snapshot& s : collect_snapshots(left, feeds[i].id, unreadable))
+        if (s.observed > latest_observed[i]) snapshots.push_back(std::move(s));
     }
     if (out.result == "new") summary.new_snapshots++;
     else if (out.result == "unchanged") summary.unchanged++;

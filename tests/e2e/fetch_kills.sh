@@ -10,12 +10,15 @@
 #   3. fetch killed with SIGKILL at random times, 5 times, then run to the
 #      end: one archived file per feed (the bodies never changed), no *.tmp,
 #      every post indexed, and the next run finds nothing new.
+#   4. A run that archived a changed body but did not index it, and the
+#      feed changed again before the next fetch: that fetch indexes both,
+#      and the post has the versions `rebuild` finds in the archive.
 # Against a real lighttpd on 127.0.0.1 (tests/e2e/fetch.d/server.sh).
 #
-# Env: BLOGSEARCH_INDEX, SOURCE_DIR; FETCH_KILL_SEED (default random,
+# Env: BLOGSEARCH_INDEX, BLOGSEARCH, SOURCE_DIR; FETCH_KILL_SEED (default random,
 # printed). Exit 0 pass, 1 fail, 77 skip.
 set -uo pipefail
-: "${BLOGSEARCH_INDEX:?}" "${SOURCE_DIR:?}"
+: "${BLOGSEARCH_INDEX:?}" "${BLOGSEARCH:?}" "${SOURCE_DIR:?}"
 for tool in lighttpd curl; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (tools/setup installs it)"; exit 77; }
 done
@@ -111,6 +114,33 @@ fetch "$db" "$archive" || { cat "$tmp/fetch.out"; fail "fetch after the kills fa
 fetch "$db" "$archive" || fail "the last fetch failed"
 grep -q "0 new" "$tmp/fetch.out" || fail "a run after everything was indexed found new snapshots: $(cat "$tmp/fetch.out")"
 [ "$(count "$archive" '*.xml')" -eq "$feeds" ] || fail "the last run archived again"
+
+# ---- 4. archived, not indexed, and the feed changed again ----
+printf '[[feed]]\nid = "g"\nurl = "%s/static/g.xml"\n' "$BASE" >"$tmp/g.toml"
+gfetch() {  # DB: one fetch of feed g into the archive g/archive
+  "$BLOGSEARCH_INDEX" fetch --config "$tmp/g.toml" --db "$1" --archive "$tmp/g/archive" >"$tmp/fetch.out" 2>&1 ||
+    { cat "$tmp/fetch.out"; fail "fetch of g into $1 failed"; }
+}
+versions() {  # DB: the versions of g's post
+  "$BLOGSEARCH" --db "$1" show 'https://g.example.org/1' --format json |
+    /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["versions"])'
+}
+write_feed "$tmp/www/static/g.xml" g 1 wombat
+gfetch "$tmp/g/db"
+sleep 1  # each body in a second of its own
+write_feed "$tmp/www/static/g.xml" g 1 numbat
+# Archived by a fetch that wrote another database: to g/db, what a run
+# killed between archiving and indexing leaves.
+gfetch "$tmp/g/elsewhere"
+sleep 1
+write_feed "$tmp/www/static/g.xml" g 1 quokka
+gfetch "$tmp/g/db"
+[ "$(count "$tmp/g/archive" '*.xml')" -eq 3 ] || fail "feed g: $(count "$tmp/g/archive" '*.xml') archived bodies, not 3"
+live=$(versions "$tmp/g/db")
+[ "$live" = 3 ] || fail "the body archived by a killed run and not indexed is missing: $live versions, not 3"
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/g/db" --archive "$tmp/g/archive" >"$tmp/rebuild.out" 2>&1 ||
+  { cat "$tmp/rebuild.out"; fail "rebuild of g failed"; }
+[ "$(versions "$tmp/g/db")" = "$live" ] || fail "rebuild from the archive gives $(versions "$tmp/g/db") versions, the live database $live"
 
 [ "$failures" -eq 0 ] && echo "fetch_kills e2e: passed" || echo "fetch_kills e2e: $failures failed"
 [ "$failures" -eq 0 ]
