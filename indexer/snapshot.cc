@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <cctype>
 #include <ctime>
@@ -112,13 +111,10 @@ Snapshot make_snapshot(const fs::path& file, const std::string& feed_override, b
     if (auto t = time_from_name(file.stem().string())) {
       snap.observed = *t;
     } else {
-      std::error_code ec;
-      auto mtime = fs::last_write_time(file, ec);
-      if (!ec) {
-        auto sys = std::chrono::time_point_cast<std::chrono::seconds>(
-            mtime - fs::file_time_type::clock::now() + std::chrono::system_clock::now());
-        snap.observed = sys.time_since_epoch().count();
-      }
+      // The file's time in whole seconds, as stat(2) gives it (converting
+      // filesystem's clock through two now()s made it a second early).
+      struct stat st;
+      if (::stat(file.c_str(), &st) == 0) snap.observed = st.st_mtim.tv_sec;
     }
   }
   return snap;

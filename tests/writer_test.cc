@@ -1,5 +1,7 @@
 // Tests of the Xapian writer: identity, history, idempotence, atomicity.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 #include <xapian.h>
 
@@ -541,6 +543,25 @@ TEST(Snapshot, OrderAndObservedTimeFromHeadersOrName) {
   EXPECT_EQ(snaps[0].feed_id, "my-feed");
   EXPECT_EQ(snaps[0].observed, 1704067200);
   EXPECT_EQ(snaps[1].observed, 1756803173);
+  fs::remove_all(dir);
+}
+
+// A file with no time in its name or headers is observed at its mtime, to
+// the second (it was taken a second early).
+TEST(Snapshot, ObservedTimeFromTheFilesMtime) {
+  fs::path dir = fs::temp_directory_path() / ("blogsearch-mtime-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "feed");
+  const fs::path file = dir / "feed" / "latest.xml";
+  std::ofstream(file) << "x";
+  for (long nanos : {0L, 999999999L}) {
+    const struct timespec times[2] = {{1788438896, nanos}, {1788438896, nanos}};  // 2026-09-03T12:34:56Z
+    ASSERT_EQ(::utimensat(AT_FDCWD, file.c_str(), times, 0), 0);
+    std::vector<std::string> errors;
+    auto snaps = collect_snapshots({file.string()}, "", errors);
+    ASSERT_EQ(snaps.size(), 1u);
+    EXPECT_EQ(snaps[0].observed, 1788438896) << nanos << " ns past the second";
+  }
   fs::remove_all(dir);
 }
 
