@@ -26,6 +26,11 @@ const FeedNames::Names& FeedNames::names_of(const std::string& feed_id) {
   return known_.emplace(feed_id, std::move(names)).first->second;
 }
 
+std::string FeedNames::title_of(const std::string& feed_id) {
+  if (feed_id.empty() || feed_id.size() > schema::kMaxFeedIdBytes) return "";
+  return names_of(feed_id).title;
+}
+
 void FeedNames::apply(PostRecord& post) {
   // Longer is no id the writer made (schema::kMaxFeedIdBytes): no key to read.
   if (post.feed_id.empty() || post.feed_id.size() > schema::kMaxFeedIdBytes) return;

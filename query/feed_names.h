@@ -33,6 +33,10 @@ class FeedNames {
   // metadata) keeps the record's.
   void apply(PostRecord& post);
 
+  // The title the metadata gives feed `feed_id`, "" when none (or the id
+  // is longer than any the writer makes).
+  std::string title_of(const std::string& feed_id);
+
  private:
   struct Names {
     std::string title, url;

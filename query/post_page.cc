@@ -48,6 +48,8 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   PostPage page;
   page.post = std::move(*post);
   feed_names_->apply(page.post);
+  for (const std::string& feed : page.post.feeds)
+    if (std::string title = feed_names_->title_of(feed); !title.empty()) page.feed_titles[feed] = std::move(title);
   page.history = read_post_history(db_.get_document(page.post.docid));
 
   if (!request.query_text.empty()) {

@@ -17,6 +17,7 @@
 // (a query text that does not parse marks nothing).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct PostPageRequest {
 struct PostPage {
   PostRecord post;  // with its text
   PostHistory history;
+  // The title of each feed in post.feeds that has one, by feed id.
+  std::map<std::string, std::string> feed_titles;
   // The query's words and stems, for make_snippet (empty when the page was
   // not reached from a search or the query does not parse).
   SnippetTerms marks;

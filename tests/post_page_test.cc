@@ -332,6 +332,21 @@ TEST_F(PostPageTest, APostThatLeftTheFeedSaysSo) {
   EXPECT_NE(r.body.find(">1 version</h2>"), std::string::npos);
 }
 
+// A post that two feeds carry names each feed by its title, not its id.
+TEST_F(PostPageTest, EveryFeedOfThePostIsNamedByItsTitle) {
+  const std::string body = rss("p1", "Shared post", "<p>Carried by two feeds.</p>");
+  std::string mirror = body;
+  mirror.replace(mirror.find("Big Blog"), 8, "Mirror Blog");
+  ingest({snapshot("big", 0, body), snapshot("mirror", 1, mirror)});
+  const std::string id = id_of("carried");
+  ASSERT_FALSE(id.empty());
+  const Response r = get("post=" + url_component(id));
+  ASSERT_EQ(r.status, 200);
+  const std::string facts = between(r.body, "<dt>Feeds</dt>", "</dd>");
+  EXPECT_NE(facts.find(">Big Blog</a>"), std::string::npos) << facts;
+  EXPECT_NE(facts.find(">Mirror Blog</a>"), std::string::npos) << facts;
+}
+
 TEST_F(PostPageTest, UnknownPostIs404AndBadVersionsAre400) {
   ingest_data();
   const std::string id = id_of("checkpointing");

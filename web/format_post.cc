@@ -117,7 +117,10 @@ void write_facts(PageOut& out, const PostPage& p) {
   list("Categories", r.categories, [&](const std::string& cat) { filter_link(FacetKind::kCategory, cat, cat); });
   list(r.feeds.size() == 1 ? "Feed" : "Feeds", r.feeds.empty() && !r.feed_id.empty() ? std::vector<std::string>{r.feed_id} : r.feeds,
        [&](const std::string& feed) {
-         filter_link(FacetKind::kFeed, feed, feed == r.feed_id && !r.feed_title.empty() ? r.feed_title : feed);
+         std::string_view label = feed;
+         if (auto title = p.feed_titles.find(feed); title != p.feed_titles.end()) label = title->second;
+         else if (feed == r.feed_id && !r.feed_title.empty()) label = r.feed_title;
+         filter_link(FacetKind::kFeed, feed, label);
        });
   if (!r.first_seen.empty()) {
     out << "<dt>First seen</dt><dd>";
