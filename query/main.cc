@@ -276,6 +276,10 @@ int run_diff(int argc, char** argv, int at) {
       std::cerr << "blogsearch diff: " << clean_line(key) << ": version 1 is the first, nothing before it to compare\n";
       return kExitUsage;
     }
+    if (from == to) {  // as the post page's diff=A-B
+      std::cerr << "blogsearch diff: " << clean_line(key) << ": diff takes two different versions, as in diff POST 1 2\n";
+      return kExitUsage;
+    }
     const VersionDiff d = diff_versions(named.history, static_cast<int>(from), static_cast<int>(to));
     if (format == "json") {
       std::cout << dump_json(version_diff_to_json(*named.post, d), pretty) << "\n";

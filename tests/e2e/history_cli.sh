@@ -174,6 +174,9 @@ contains "$tmp/err" "there is no version 9"
 run 2 diff edited-post 1
 one_line "$tmp/err"
 contains "$tmp/err" "version 1 is the first"
+run 2 diff edited-post 2 2   # as the page's diff=2-2
+one_line "$tmp/err"
+contains "$tmp/err" "two different versions"
 run 1 diff steady-post
 one_line "$tmp/err"
 contains "$tmp/err" "only one version"
