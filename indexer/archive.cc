@@ -225,8 +225,8 @@ void remove_stale_temporaries(const std::string& archive_dir, const std::string&
 
 std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
                                         std::int64_t after) {
-  // A file named for the second before `after` may hold it: `add` names a
-  // snapshot dated by its file's mtime a second early.
+  // From the second before `after`: a margin, as names are times cut to
+  // the second; the caller keeps only the snapshots observed after it.
   const std::string from = file_stamp(after - 1);
   std::vector<std::string> out;
   std::error_code ec;

@@ -52,10 +52,11 @@ ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchRespons
 void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id);
 
 // The snapshot bodies in ARCHIVE/<feed_id> whose file names say they were
-// observed after `after` (names are a second early at most: the caller
-// reads each one's time), in name order: what a run killed between
-// archiving and indexing left, for the next fetch to index. Never throws
-// (but bad_alloc): a folder that cannot be listed gives none.
+// observed after `after` (or in the second before it: the caller reads
+// each one's own time), in name order: what a run killed between
+// archiving and indexing left, for the next fetch to index. Lists the
+// folder once. Never throws (but bad_alloc): a folder that cannot be
+// listed gives none.
 std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
                                         std::int64_t after);
 
