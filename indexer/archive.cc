@@ -66,11 +66,14 @@ bool link_same_size(const std::string& source, const fs::path& path, std::size_t
 }
 
 // Temporary files of a process killed while writing: their names say which.
+bool is_temporary(const std::string& name) {
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0;
+}
+
 void remove_stale_temporaries(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) {
+    if (is_temporary(it->path().filename().string())) {
       std::error_code ignored;
       fs::remove(it->path(), ignored);
     }
@@ -219,12 +222,8 @@ std::optional<ArchivedFile> Archive::link(const FetchResponse& r, const std::str
   return ArchivedFile{body.string(), false};
 }
 
-void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id) {
-  remove_stale_temporaries(fs::path(archive_dir) / feed_id);
-}
-
-std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
-                                        std::int64_t after) {
+std::vector<std::string> tidy_feed_folder(const std::string& archive_dir, const std::string& feed_id,
+                                          std::int64_t after) {
   // From the second before `after`: a margin, as names are times cut to
   // the second; the caller keeps only the snapshots observed after it.
   const std::string from = file_stamp(after - 1);
@@ -232,8 +231,13 @@ std::vector<std::string> archived_after(const std::string& archive_dir, const st
   std::error_code ec;
   for (fs::directory_iterator it(fs::path(archive_dir) / feed_id, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".xml") != 0) continue;
-    if (name.compare(0, from.size(), from) >= 0) out.push_back(it->path().string());
+    if (is_temporary(name)) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    } else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0 &&
+               name.compare(0, from.size(), from) >= 0) {
+      out.push_back(it->path().string());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;

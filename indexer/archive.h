@@ -42,23 +42,19 @@ struct ArchivedFile {
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
                               const nlohmann::json& extra = nlohmann::json::object());
 
-// Removes the temporary files (*.tmp) that a writer killed while writing
-// left in ARCHIVE/<feed_id> (a write that fails removes its own). Every
-// archive write does this for its folder; fetch does it for every feed it
-// fetched, so a feed that does not change again keeps none either. Call it
-// under the database's write lock (a running writer's temporaries are not
-// stale). Never throws (but bad_alloc): a folder that cannot be listed is
-// left as it is.
-void remove_stale_temporaries(const std::string& archive_dir, const std::string& feed_id);
-
-// The snapshot bodies in ARCHIVE/<feed_id> whose file names say they were
-// observed after `after` (or in the second before it: the caller reads
-// each one's own time), in name order: what a run killed between
-// archiving and indexing left, for the next fetch to index. Lists the
-// folder once. Never throws (but bad_alloc): a folder that cannot be
-// listed gives none.
-std::vector<std::string> archived_after(const std::string& archive_dir, const std::string& feed_id,
-                                        std::int64_t after);
+// What runs killed while writing ARCHIVE/<feed_id> left, in one listing of
+// the folder: the temporary files (*.tmp) of a write cut short are removed
+// (a write that fails removes its own; every archive write does this for
+// its folder, fetch for every feed it fetches, so a feed that does not
+// change again keeps none either), and the snapshot bodies whose file names
+// say they were observed after `after` (or in the second before it: the
+// caller reads each one's own time) are returned in name order: what a run
+// killed between archiving and indexing left, for the next fetch to index.
+// Call it under the database's write lock (a running writer's temporaries
+// are not stale). Never throws (but bad_alloc): a folder that cannot be
+// listed is left as it is and gives none.
+std::vector<std::string> tidy_feed_folder(const std::string& archive_dir, const std::string& feed_id,
+                                          std::int64_t after);
 
 // The same for many snapshots: each feed's folder is listed (and cleaned of
 // temporary files) once, not once per snapshot. Without `with_headers` only

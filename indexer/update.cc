@@ -1,6 +1,7 @@
 // update.cc: fetch -> archive -> ingest, and the fetch state per feed.
 #include "indexer/update.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -131,8 +132,9 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
     out.id = feeds[i].id;
     out.status = r.status;
     out.error = r.error;
-    // Under the write lock: what a killed run was writing is stale now.
-    remove_stale_temporaries(options.archive_dir, feeds[i].id);
+    // Under the write lock: what a killed run was writing is stale now, and
+    // what one archived and did not index is listed.
+    std::vector<std::string> left = tidy_feed_folder(options.archive_dir, feeds[i].id, latest_observed[i]);
     state.last_attempt = format_rfc3339(r.fetched_at ? r.fetched_at : std::time(nullptr));
     state.last_status = r.status;
     state.final_url = r.final_url;
@@ -177,10 +179,9 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
     }
     // Snapshots a run killed after archiving them and before indexing
     // them left (the feed may have changed since): indexed now, as
-    // `rebuild` would index them.
-    std::vector<std::string> left;
-    for (std::string& path : archived_after(options.archive_dir, feeds[i].id, latest_observed[i]))
-      if (out.result != "new" || path != snapshots.back().path) left.push_back(std::move(path));
+    // `rebuild` would index them. The same body fetched again is that
+    // file (ArchivedFile::existed), indexed once.
+    if (out.result == "new") left.erase(std::remove(left.begin(), left.end(), snapshots.back().path), left.end());
     if (!left.empty()) {
       std::vector<std::string> unreadable;
       for (Snapshot& s : collect_snapshots(left, feeds[i].id, unreadable))

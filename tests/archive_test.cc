@@ -165,11 +165,18 @@ TEST(Archive, StaleTemporariesOfAFeedAreRemovedWithoutAWrite) {
   archive_snapshot(dir.path.string(), response(1000, "<rss>a</rss>"));
   std::ofstream(dir.path / "blog" / "1970-01-01T000100Z.xml.tmp") << "half a body";
   std::ofstream(dir.path / "blog" / "1970-01-01T000100Z.headers.json.tmp") << "{";
-  remove_stale_temporaries(dir.path.string(), "blog");
+  // The one listing of the folder also names the bodies after a time.
+  const auto left = tidy_feed_folder(dir.path.string(), "blog", 0);
   EXPECT_EQ(files_named(dir.path / "blog", ".tmp"), 0);
   EXPECT_EQ(files_named(dir.path / "blog", ".xml"), 1);
   EXPECT_EQ(files_named(dir.path / "blog", ".headers.json"), 1);
-  remove_stale_temporaries(dir.path.string(), "no-such-feed");  // nothing to list: no error
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(fs::path(left[0]).filename(), "1970-01-01T001640Z.xml");  // 1,000 s
+  // A name is a time cut to the second: it is listed for a time up to a
+  // second after it (the caller reads the snapshot's own time), not later.
+  EXPECT_EQ(tidy_feed_folder(dir.path.string(), "blog", 1001).size(), 1u);
+  EXPECT_TRUE(tidy_feed_folder(dir.path.string(), "blog", 1002).empty());
+  EXPECT_TRUE(tidy_feed_folder(dir.path.string(), "no-such-feed", 0).empty());  // nothing to list: no error
   EXPECT_FALSE(fs::exists(dir.path / "no-such-feed"));
 }
 
