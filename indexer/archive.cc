@@ -115,7 +115,7 @@ bool holds(const fs::path& path, const std::string& bytes) {
 
 }  // namespace
 
-Archive::Archive(std::string archive_dir) : dir_(std::move(archive_dir)) {}
+Archive::Archive(std::string archive_dir, SameAsNewest same) : dir_(std::move(archive_dir)), same_(same) {}
 Archive::~Archive() = default;
 
 Archive::Folder& Archive::folder(const std::string& feed_id) {
@@ -147,11 +147,11 @@ std::optional<ArchivedFile> Archive::place(const FetchResponse& r, std::uintmax_
     if (known != f.sizes.end() && known->second != size) return false;
     return holds_body(p);
   };
-  // A run killed after archiving but before indexing fetches the same body
-  // again: the file already there is the snapshot, not a second one. Only
-  // a file from before this fetch: an older snapshot added after a newer
-  // one with the same body is a snapshot of its own (its time counts).
-  if (const fs::path newest = f.newest; !newest.empty() &&
+  // A fetch after one killed before it indexed gets the same body again:
+  // the file already there is the snapshot (SameAsNewest). Only a file from
+  // before this fetch: an older snapshot added after a newer one with the
+  // same body is a snapshot of its own (its time counts).
+  if (const fs::path newest = f.newest; same_ == SameAsNewest::kThatSnapshot && !newest.empty() &&
       newest.filename().string().compare(0, stem.size(), stem) <= 0 && holds_this(newest)) {
     return ArchivedFile{newest.string(), true};
   }
@@ -243,8 +243,9 @@ std::vector<std::string> tidy_feed_folder(const std::string& archive_dir, const 
   return out;
 }
 
-ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra) {
-  return Archive(archive_dir).put(r, extra);
+ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& r, const nlohmann::json& extra,
+                              SameAsNewest same) {
+  return Archive(archive_dir, same).put(r, extra);
 }
 
 Snapshot snapshot_of(const FetchResponse& r) {

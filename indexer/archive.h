@@ -30,17 +30,26 @@ struct ArchivedFile {
   bool existed = false;  // the same body was already archived under this time
 };
 
+// What a body that the feed's newest archived file (not newer than it)
+// already holds is. For fetch, that snapshot fetched again: a run killed
+// after archiving it and before indexing it is followed by one that gets
+// the same body, and the file is the snapshot, not a second one. For add
+// and import-git, a snapshot of its own: its time counts (a later snapshot
+// in between, added afterwards, makes it a return to that body), so the
+// archive keeps it for rebuild.
+enum class SameAsNewest { kANewSnapshot, kThatSnapshot };
+
 // Writes both files (each to a temporary name, then renamed, so a crash never
 // leaves half a snapshot) and returns the path of the .xml. `extra` (a JSON
 // object) is merged into the headers file, to say where a snapshot came from.
-// When the file for this time, or the feed's newest archived file (if it is
-// not newer than this snapshot), already holds the same body nothing is
-// written, so archiving the same thing twice (a re-run of import-git or
-// add, a fetch run killed before it indexed) is a no-op.
+// When the file for this time already holds the same body (a re-run of
+// import-git or add), or `same` says so of the feed's newest file (a fetch
+// run killed before it indexed), nothing is written.
 // Temporary files left by a killed run are removed.
 // Throws std::runtime_error naming the path when the disk refuses.
 ArchivedFile archive_snapshot(const std::string& archive_dir, const FetchResponse& response,
-                              const nlohmann::json& extra = nlohmann::json::object());
+                              const nlohmann::json& extra = nlohmann::json::object(),
+                              SameAsNewest same = SameAsNewest::kANewSnapshot);
 
 // What runs killed while writing ARCHIVE/<feed_id> left, in one listing of
 // the folder: the temporary files (*.tmp) of a write cut short are removed
@@ -62,7 +71,7 @@ std::vector<std::string> tidy_feed_folder(const std::string& archive_dir, const 
 // time, which its file name says.
 class Archive {
  public:
-  explicit Archive(std::string archive_dir);
+  explicit Archive(std::string archive_dir, SameAsNewest same = SameAsNewest::kANewSnapshot);
   ~Archive();
   ArchivedFile put(const FetchResponse& response, const nlohmann::json& extra = nlohmann::json::object(),
                    bool with_headers = true);
@@ -92,6 +101,7 @@ class Archive {
   static std::string headers_of(const FetchResponse& r, std::uintmax_t size, const nlohmann::json& extra);
   void placed(const FetchResponse& r, const std::filesystem::path& body, std::uintmax_t size);
   std::string dir_;
+  SameAsNewest same_;
   std::map<std::string, Folder> folders_;
 };
 

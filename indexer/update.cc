@@ -146,7 +146,8 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
       } else {
         try {
           Snapshot snap = snapshot_of(r, feeds[i], requests[i].url);
-          ArchivedFile file = archive_snapshot(options.archive_dir, r);
+          ArchivedFile file = archive_snapshot(options.archive_dir, r, nlohmann::json::object(),
+                                               SameAsNewest::kThatSnapshot);
           snap.path = file.path;
           if (file.existed) {
             // Archived by a run that did not get to index it: that file's

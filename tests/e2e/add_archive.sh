@@ -6,7 +6,8 @@
 # Checks: snapshots with and without headers.json, a folder whose name is no
 # feed id, a second add and an add of the archive itself write nothing, and
 # rebuild's documents equal add's (db_state.py dump: records, terms, values),
-# and files that are not feeds are not kept in the archive.
+# and files that are not feeds are not kept in the archive; a body that
+# returns after a snapshot added later in between is kept each time.
 #
 # Env: BLOGSEARCH_INDEX, SOURCE_DIR. Exit 0 pass, 1 fail.
 set -uo pipefail
@@ -123,6 +124,27 @@ grep -q "2026-10-09T000000Z.xml" "$tmp/mixed.out" && grep -q "$tmp/mixed/pytorch
 rc=0
 "$BLOGSEARCH_INDEX" rebuild --db "$tmp/mixed-db/db" >"$tmp/mixed-rebuild.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/mixed-rebuild.out"; fail "rebuild after an add with bad files exited $rc"; }
+
+# A body the snapshot before had, then a snapshot in between added by a
+# later run: the first run archives both of the same body (each has its own
+# time), and rebuild gives back the three versions add made.
+mkdir -p "$tmp/rev/myblog"
+revision() {  # FILE TITLE WORDS
+  printf '<?xml version="1.0"?><rss version="2.0"><channel><title>My Blog</title><link>https://my.example/</link><item><title>%s</title><link>https://my.example/p1</link><guid>p1</guid><description>%s</description></item></channel></rss>\n' "$2" "$3" >"$1"
+}
+revision "$tmp/rev/myblog/2026-09-01T100000Z.xml" Hello "words about kangaroos"
+revision "$tmp/rev/myblog/2026-09-02T100000Z.xml" "Hello again" "words about wombats"
+revision "$tmp/rev/myblog/2026-09-03T100000Z.xml" Hello "words about kangaroos"
+"$BLOGSEARCH_INDEX" add --db "$tmp/rev/db" "$tmp/rev/myblog/2026-09-01T100000Z.xml" \
+  "$tmp/rev/myblog/2026-09-03T100000Z.xml" >"$tmp/rev.out" 2>&1 || { cat "$tmp/rev.out"; fail "add of a body twice failed"; }
+grep -q "2 snapshots copied" "$tmp/rev.out" || { cat "$tmp/rev.out"; fail "the same body at two times was not archived twice"; }
+"$BLOGSEARCH_INDEX" add --db "$tmp/rev/db" "$tmp/rev/myblog/2026-09-02T100000Z.xml" >"$tmp/rev.out" 2>&1 ||
+  { cat "$tmp/rev.out"; fail "add of the snapshot in between failed"; }
+state dump "$tmp/rev/db" >"$tmp/rev.added"
+"$BLOGSEARCH_INDEX" rebuild --db "$tmp/rev/db" >"$tmp/rev.out" 2>&1 || { cat "$tmp/rev.out"; fail "rebuild of the revert failed"; }
+state dump "$tmp/rev/db" >"$tmp/rev.rebuilt"
+cmp -s "$tmp/rev.added" "$tmp/rev.rebuilt" ||
+  { diff "$tmp/rev.added" "$tmp/rev.rebuilt" | head -20; fail "rebuild lost a return to an earlier body that add had"; }
 
 [ "$failures" -eq 0 ] && echo "add_archive e2e: passed" || echo "add_archive e2e: $failures failed"
 [ "$failures" -eq 0 ]
