@@ -2,7 +2,7 @@
 """The search benchmark: whole-process time of one search, exec to exit.
 
     search_bench.py --db XAPIAN_DB --work DIR [--blogsearch BIN] [--runs N]
-                    [--markdown FILE]
+                    [--baseline BIN --baseline-db DB] [--markdown FILE]
 
 Times `blogsearch` (text output with snippets) against `quest` on the same
 database, Omega's CGI binary on an omindex database of the same posts, and
@@ -11,6 +11,9 @@ as a fresh process per search; the runs of all tools are interleaved so load
 from other processes on the machine falls on all of them alike, and the
 median is reported. A tool that is missing or fails its first search is left
 out with a message; without a working BIN the blogsearch column is skipped.
+With --baseline, an earlier build of blogsearch searching its own database
+of the same snapshots is timed beside them, as a rival: whether searches
+stay as fast as that build's, on this machine and in this run.
 """
 
 import argparse
@@ -95,6 +98,10 @@ def prepare(args):
     else:
         tools.append(Tool("blogsearch", lambda q: [blogsearch, "--db", args.db, q],
                           note="text, snippets, fields"))
+
+    if args.baseline:
+        tools.append(Tool("earlier build", lambda q: [args.baseline, "--db", args.baseline_db, q],
+                          note=f"{args.baseline} on its own database"))
 
     if shutil.which("quest"):
         tools.append(Tool("quest", lambda q: ["quest", "-d", args.db, "-s", "english",
@@ -236,6 +243,8 @@ def main():
     parser.add_argument("--db", required=True, help="Xapian database of the posts")
     parser.add_argument("--work", required=True, help="scratch folder")
     parser.add_argument("--blogsearch", help="the blogsearch binary")
+    parser.add_argument("--baseline", help="an earlier build's blogsearch binary")
+    parser.add_argument("--baseline-db", help="the database that build's blogsearch-index made")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--no-instructions", action="store_true",
@@ -244,6 +253,8 @@ def main():
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if bool(args.baseline) != bool(args.baseline_db):
+        parser.error("--baseline and --baseline-db go together")
 
     tools = check(prepare(args))
     measure(tools, args.runs, args.warmup)
