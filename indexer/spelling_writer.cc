@@ -50,6 +50,10 @@ void SpellingWriter::cancel() {
 }
 
 void SpellingWriter::run() {
+  // Each feed's counts are summed here and given to Xapian at the commit:
+  // a word met in many feeds is one add_spelling per commit, not one per
+  // feed (Xapian keeps its changes in a tree of words).
+  SpellingCounts pending;
   bool in_transaction = false;
   for (;;) {
     Task task;
@@ -65,23 +69,24 @@ void SpellingWriter::run() {
     try {
       switch (task.kind) {
         case Task::Kind::kAdd:
-          if (!in_transaction) {
-            db_.begin_transaction();
-            in_transaction = true;
+          if (pending.empty()) {
+            pending = std::move(task.words);
+          } else {
+            for (const auto& [word, n] : task.words) pending[word] += n;
           }
-          for (const auto& [word, n] : task.words) db_.add_spelling(word, n);
           break;
         case Task::Kind::kCommit:
-          if (in_transaction) {
-            in_transaction = false;
+          if (!pending.empty()) {
+            db_.begin_transaction();
+            in_transaction = true;
+            for (const auto& [word, n] : pending) db_.add_spelling(word, n);
+            pending.clear();
+            in_transaction = false;  // a commit that fails has ended it
             db_.commit_transaction();
           }
           break;
         case Task::Kind::kCancel:
-          if (in_transaction) {
-            in_transaction = false;
-            db_.cancel_transaction();
-          }
+          pending.clear();
           break;
       }
     } catch (const Xapian::Error& e) {
@@ -90,6 +95,7 @@ void SpellingWriter::run() {
     } catch (...) {
       failure = std::current_exception();
     }
+    if (failure) pending.clear();
     if (failure && in_transaction) {
       in_transaction = false;
       try {
@@ -105,12 +111,6 @@ void SpellingWriter::run() {
       if (error_) queue_.clear();  // after a failure, everything is dropped
     }
     changed_.notify_all();
-  }
-  if (in_transaction) {
-    try {
-      db_.cancel_transaction();
-    } catch (const Xapian::Error&) {
-    }
   }
 }
 

@@ -5,10 +5,10 @@
 // Private to the writer (writer.cc). Adding words to Xapian's spelling data
 // and committing it took an eighth of the writer's thread in a backfill,
 // the thread Xapian allows only one of for the documents; here it runs
-// beside it. The writer hands over each feed's word counts with add(), and
-// calls commit() just before committing the documents and wait() after, so
-// both databases change at the same points; cancel() drops what was added
-// since the last commit. Spelling data is advisory: a crash between the two
+// beside it. The writer hands over each feed's word counts with add(), which
+// the thread sums until commit(), called just before committing the
+// documents, with wait() after, so both databases change at the same
+// points; cancel() drops what was added since the last commit. Spelling data is advisory: a crash between the two
 // commits leaves the words of one transaction out, which later ingests add
 // back when the words come again.
 //
