@@ -8,9 +8,9 @@
 // beside it. The writer hands over each feed's word counts with add(), which
 // the thread sums until commit(), called just before committing the
 // documents, with wait() after, so both databases change at the same
-// points; cancel() drops what was added since the last commit. Spelling data is advisory: a crash between the two
-// commits leaves the words of one transaction out, which later ingests add
-// back when the words come again.
+// points; cancel() drops what was added since the last commit. Spelling
+// data is advisory: a crash between the two commits leaves the words of one
+// transaction out, which later ingests add back when the words come again.
 //
 // The constructor throws DatabaseError (database_error.h) when the database cannot
 // be opened or created. wait() and cancel() rethrow a failure of the thread
