@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "common/ends_with.h"
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
 
@@ -67,7 +68,7 @@ bool link_same_size(const std::string& source, const fs::path& path, std::size_t
 
 // Temporary files of a process killed while writing: their names say which.
 bool is_temporary(const std::string& name) {
-  return name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0;
+  return ends_with(name, ".tmp");
 }
 
 void remove_stale_temporaries(const fs::path& dir) {
@@ -88,7 +89,7 @@ fs::path list_folder(const fs::path& dir, std::unordered_set<std::string>& names
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     names.insert(name);
-    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".xml") != 0) continue;
+    if (!ends_with(name, ".xml")) continue;
     if (newest.empty() || name > newest.filename().string()) newest = it->path();
   }
   return newest;
@@ -234,8 +235,7 @@ std::vector<std::string> tidy_feed_folder(const std::string& archive_dir, const 
     if (is_temporary(name)) {
       std::error_code ignored;
       fs::remove(it->path(), ignored);
-    } else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0 &&
-               name.compare(0, from.size(), from) >= 0) {
+    } else if (ends_with(name, ".xml") && name.compare(0, from.size(), from) >= 0) {
       out.push_back(it->path().string());
     }
   }

@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/ends_with.h"
 #include "indexer/archive.h"
 #include "indexer/feed_parser.h"
 
@@ -149,15 +150,12 @@ std::vector<std::optional<std::string>> parse_batch(const std::string& out, std:
     if (eol == std::string::npos) break;
     const std::string line = out.substr(pos, eol - pos);
     pos = eol + 1;
-    auto ends_with = [&](const std::string& tail) {
-      return line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0;
-    };
     // "<name> missing": the name is ours and may hold spaces.
     std::istringstream header(line);
     std::string oid, type;
     std::size_t size = 0;
     header >> oid >> type >> size;
-    if (ends_with(" missing") || ends_with(" ambiguous") || !header) {
+    if (ends_with(line, " missing") || ends_with(line, " ambiguous") || !header) {
       objects.emplace_back(std::nullopt);
       continue;
     }
@@ -185,10 +183,7 @@ std::vector<ObjectInfo> parse_batch_check(const std::string& out, std::size_t ex
     std::istringstream header(line);
     std::string oid, type;
     std::size_t size = 0;
-    auto ends_with = [&](const std::string& tail) {
-      return line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    const bool missing = ends_with(" missing") || ends_with(" ambiguous");
+    const bool missing = ends_with(line, " missing") || ends_with(line, " ambiguous");
     if (!missing && header >> oid >> type >> size && type == "blob") {
       o.blob = true;
       o.size = size;

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/ends_with.h"
 #include "indexer/date.h"
 #include "indexer/schema.h"
 
@@ -26,10 +27,6 @@ namespace blogsearch {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 bool is_snapshot_name(const std::string& name) {
   if (name.empty() || name[0] == '.') return false;
