@@ -149,7 +149,8 @@ struct NamedPost {
   int exit = kExitMatches;
 };
 
-NamedPost find_named_post(Searcher& searcher, const std::string& key, const std::string& db_path) {
+NamedPost find_named_post(Searcher& searcher, const std::string& key, const std::string& db_path,
+                          const HistoryTexts& texts) {
   NamedPost out;
   out.post = searcher.find_post(key);
   if (!out.post) {
@@ -157,7 +158,7 @@ NamedPost find_named_post(Searcher& searcher, const std::string& key, const std:
     out.exit = kExitNoMatches;
     return out;
   }
-  out.history = searcher.post_history(out.post->docid);
+  out.history = searcher.post_history(out.post->docid, texts);
   return out;
 }
 
@@ -192,7 +193,8 @@ int run_show(int argc, char** argv, int at) {
   }
   try {
     Searcher searcher(db_path);
-    NamedPost named = find_named_post(searcher, key, db_path);
+    // The versions list has no texts: only --version's is rebuilt.
+    NamedPost named = find_named_post(searcher, key, db_path, HistoryTexts::of({version}));
     if (!named.post) return named.exit;
     const PostRecord& post = *named.post;
     if (app.get_option("--version")->count()) {
@@ -257,7 +259,11 @@ int run_diff(int argc, char** argv, int at) {
   }
   try {
     Searcher searcher(db_path);
-    NamedPost named = find_named_post(searcher, key, db_path);
+    // The texts of the two versions compared (by default the last two).
+    const HistoryTexts texts = versions.empty()       ? HistoryTexts::of({-2, -1})
+                               : versions.size() == 1 ? HistoryTexts::of({versions[0] > 0 ? versions[0] - 1 : 0, versions[0]})
+                                                      : HistoryTexts::of(versions);
+    NamedPost named = find_named_post(searcher, key, db_path, texts);
     if (!named.post) return named.exit;
     const long count = static_cast<long>(named.history.versions.size());
     for (long v : versions)

@@ -50,7 +50,7 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
   feed_names_->apply(page.post);
   for (const std::string& feed : page.post.feeds)
     if (std::string title = feed_names_->title_of(feed); !title.empty()) page.feed_titles[feed] = std::move(title);
-  page.history = read_post_history(db_.get_document(page.post.docid));
+  page.history = read_post_history(db_.get_document(page.post.docid), request.texts);
 
   if (!request.query_text.empty()) {
     QueryOptions options;

@@ -34,6 +34,8 @@ struct PostPageRequest {
   unsigned related = 5;    // related posts wanted (at most 20)
   unsigned related_terms = 20;  // distinctive terms asked of get_eset
   unsigned time_limit_ms = 50;  // for the related posts' match
+  // The versions whose texts the page shows (every one unless told).
+  HistoryTexts texts;
 };
 
 struct PostPage {

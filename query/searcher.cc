@@ -552,7 +552,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       hit.post = std::move(post);
     }
     if (request.with_history)
-      hit.history = std::make_shared<const PostHistory>(read_post_history(it.get_document()));
+      // The JSON lists the versions, not their texts.
+      hit.history = std::make_shared<const PostHistory>(read_post_history(it.get_document(), HistoryTexts::none()));
   }
   // Xapian proposes a correction for any word that has a more frequent
   // neighbour, even a correct one ("plugins" -> "plugin"). Offer it when
@@ -706,10 +707,10 @@ void Searcher::on_read_error(int attempt) {
   }
 }
 
-PostHistory Searcher::post_history(Xapian::docid docid) {
+PostHistory Searcher::post_history(Xapian::docid docid, const HistoryTexts& texts) {
   for (int attempt = 0;; ++attempt) {
     try {
-      return read_post_history(db_.get_document(docid));
+      return read_post_history(db_.get_document(docid), texts);
     } catch (const Xapian::DocNotFoundError&) {
       return PostHistory{};
     } catch (...) {

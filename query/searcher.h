@@ -126,8 +126,9 @@ class Searcher {
   // tracking parameters, fragment). nullopt when there is none.
   std::optional<PostRecord> find_post(const std::string& id_or_url);
   // The history (record/post_history.h) of the post stored as `docid`
-  // (PostRecord::docid from find_post); an empty one when there is none.
-  PostHistory post_history(Xapian::docid docid);
+  // (PostRecord::docid from find_post), with the texts `texts` names; an
+  // empty one when there is none.
+  PostHistory post_history(Xapian::docid docid, const HistoryTexts& texts = {});
 
   // Moves to the newest committed revision, and to the live generation
   // after a rebuild. A long-running process (FastCGI) calls it per request.

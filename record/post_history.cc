@@ -450,8 +450,8 @@ class HistoryHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hi
 };
 
 // A text given whole, or as a delta against the content before (`before`).
-std::string text_of(const std::string& whole, const RawDelta& d, const std::string* before) {
-  if (!d.present) return whole;
+std::string text_of(std::string&& whole, const RawDelta& d, const std::string* before) {
+  if (!d.present) return std::move(whole);
   if (!before || !d.good || d.size != 3) return {};
   if (d.p > before->size() || d.s > before->size() - d.p) return {};
   std::string out;
@@ -460,7 +460,7 @@ std::string text_of(const std::string& whole, const RawDelta& d, const std::stri
   return out;
 }
 
-PostHistory decode_in_place(std::string& data, std::string_view text_value) {
+PostHistory decode_in_place(std::string& data, std::string_view text_value, const HistoryTexts& texts) {
   PostHistory h;
   HistoryHandler handler;
   if (!parse_in_place(data, handler) ||
@@ -473,26 +473,59 @@ PostHistory decode_in_place(std::string& data, std::string_view text_value) {
     if (!x.is_unsigned || x.u >= n) return std::nullopt;
     return static_cast<std::uint32_t>(x.u);
   };
-  h.contents.reserve(n);
-  std::optional<std::string> stored;  // decoded when a content needs it
-  for (RawContent& raw : handler.contents) {
-    const VersionContent* before = h.contents.empty() ? nullptr : &h.contents.back();
-    VersionContent vc = std::move(raw.vc);
-    if (raw.text_stored) {
-      if (!stored) stored = decode_stored_text(text_value);
-      vc.text = *stored;
-    } else {
-      vc.text = text_of(vc.text, raw.text_delta, before ? &before->text : nullptr);
-    }
-    vc.summary = text_of(vc.summary, raw.summary_delta, before ? &before->summary : nullptr);
-    h.contents.push_back(std::move(vc));
-  }
   h.versions.reserve(handler.versions.size());
   for (RawVersion& raw : handler.versions) {
     const auto content = raw.has_content ? index(raw.content) : std::nullopt;
     if (!content) continue;
     raw.v.content = *content;
     h.versions.push_back(std::move(raw.v));
+  }
+
+  // The contents whose texts are wanted, and how far the deltas must be
+  // followed to rebuild them.
+  std::vector<bool> wanted(n, texts.all);
+  if (!texts.all)
+    for (long number : texts.versions) {
+      const long count = static_cast<long>(h.versions.size());
+      if (number < 0) number += count + 1;
+      if (number >= 1 && number <= count) wanted[h.versions[static_cast<std::size_t>(number - 1)].content] = true;
+    }
+  std::size_t end = n;
+  while (end > 0 && !wanted[end - 1]) --end;
+
+  h.contents.reserve(n);  // no reallocation: `*_before` point into it
+  std::string text_buf, summary_buf;  // the texts of the content before, when not kept
+  const std::string* text_before = nullptr;
+  const std::string* summary_before = nullptr;
+  std::optional<std::string> stored;  // decoded when a content needs it
+  for (std::size_t k = 0; k < n; ++k) {
+    RawContent& raw = handler.contents[k];
+    VersionContent vc = std::move(raw.vc);
+    std::string text, summary;
+    if (k < end) {
+      if (raw.text_stored) {
+        if (!stored) stored = decode_stored_text(text_value);
+        text = *stored;
+      } else {
+        text = text_of(std::move(vc.text), raw.text_delta, text_before);
+      }
+      summary = text_of(std::move(vc.summary), raw.summary_delta, summary_before);
+    }
+    if (wanted[k]) {
+      vc.text = std::move(text);
+      vc.summary = std::move(summary);
+      h.contents.push_back(std::move(vc));
+      text_before = &h.contents.back().text;
+      summary_before = &h.contents.back().summary;
+    } else {
+      text_buf = std::move(text);
+      summary_buf = std::move(summary);
+      text_before = &text_buf;
+      summary_before = &summary_buf;
+      vc.text.clear();
+      vc.summary.clear();
+      h.contents.push_back(std::move(vc));
+    }
   }
   for (RawAppearance& raw : handler.appearances) {
     if (!raw.times_array || !raw.contents_array || !raw.good || raw.times.size() != raw.contents.size()) continue;
@@ -517,14 +550,14 @@ PostHistory decode_in_place(std::string& data, std::string_view text_value) {
 
 }  // namespace
 
-PostHistory decode_post_history(std::string_view data, std::string_view text_value) {
+PostHistory decode_post_history(std::string_view data, std::string_view text_value, const HistoryTexts& texts) {
   std::string copy(data);  // the reader decodes strings in place
-  return decode_in_place(copy, text_value);
+  return decode_in_place(copy, text_value, texts);
 }
 
-PostHistory read_post_history(const Xapian::Document& doc) {
+PostHistory read_post_history(const Xapian::Document& doc, const HistoryTexts& texts) {
   std::string data = doc.get_data();
-  return decode_in_place(data, doc.get_value(schema::kSlotText));
+  return decode_in_place(data, doc.get_value(schema::kSlotText), texts);
 }
 
 

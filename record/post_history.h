@@ -98,9 +98,26 @@ std::vector<std::string> changed_fields(const VersionContent& a, const VersionCo
 // `text_value`, the kSlotText value as stored (stored_text.h), and only
 // decodes that when a content needs it.
 std::string encode_post_history(const PostHistory& h, std::string_view stored_text = {});
-PostHistory decode_post_history(std::string_view data, std::string_view text_value = {});
+
+// The versions whose text and summary a reader wants decoded: every one
+// (the default), or only those listed, by number as readers count them
+// (version N is versions[N - 1]; -1 is the newest, -2 the one before);
+// the other contents keep text and summary empty (Version::no_text says
+// whether the feed sent a text). Texts are stored as deltas, so each one
+// rebuilt is a copy of a whole text: the post seen with 3,813 versions took
+// 13 MB and half of its page's 100 ms to rebuild all of them for the one or
+// two the page shows.
+struct HistoryTexts {
+  bool all = true;
+  std::vector<long> versions;  // when not all; 0 and numbers out of range are ignored
+  static HistoryTexts of(std::vector<long> numbers) { return {false, std::move(numbers)}; }
+  static HistoryTexts none() { return {false, {}}; }
+};
+
+PostHistory decode_post_history(std::string_view data, std::string_view text_value = {},
+                                const HistoryTexts& texts = {});
 // The history of a stored post (its document data and kSlotText).
-PostHistory read_post_history(const Xapian::Document& doc);
+PostHistory read_post_history(const Xapian::Document& doc, const HistoryTexts& texts = {});
 
 // "2026-09-02T01:32:28Z" for unix seconds. Never throws except std::bad_alloc.
 std::string format_time(std::int64_t t);

@@ -205,6 +205,49 @@ TEST(PostHistory, TheSearchableTextIsStoredOnceAndReadBackFromItsSlot) {
   EXPECT_EQ(lost.contents[0].text, a.text);
 }
 
+TEST(PostHistory, OnlyTheTextsAskedForAreRebuilt) {
+  // Five versions, each text a delta against the one before, the fourth
+  // the searchable text (from the slot) and the fifth a return to the third.
+  PostHistory h;
+  const std::string base(300, 'w');
+  for (int i = 0; i < 5; ++i) {
+    VersionContent c;
+    c.title = "t" + std::to_string(i);
+    c.text = base + " edit " + std::to_string(i == 4 ? 2 : i) + " " + base;
+    c.summary = "summary " + std::to_string(i) + " " + base;
+    h.contents.push_back(c);
+    h.versions.push_back({i + 1, i, i, static_cast<std::uint32_t>(i), {}, false, "f", ""});
+  }
+  const std::string searchable = h.contents[3].text;
+  const std::string data = encode_post_history(h, searchable);
+  const PostHistory all = decode_post_history(data, searchable);
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(all.contents[i].text, h.contents[i].text);
+
+  auto texts_of = [&](const HistoryTexts& texts) {
+    const PostHistory d = decode_post_history(data, searchable, texts);
+    EXPECT_EQ(d.versions.size(), 5u);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < d.contents.size(); ++i) {
+      EXPECT_EQ(d.contents[i].title, h.contents[i].title);  // every other field is there
+      const bool has = !d.contents[i].text.empty();
+      EXPECT_EQ(has, !d.contents[i].summary.empty());
+      if (has) {
+        EXPECT_EQ(d.contents[i].text, h.contents[i].text);
+        EXPECT_EQ(d.contents[i].summary, h.contents[i].summary);
+      }
+      out.push_back(has ? d.contents[i].title : "-");
+    }
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(texts_of({}), (V{"t0", "t1", "t2", "t3", "t4"}));
+  EXPECT_EQ(texts_of(HistoryTexts::none()), (V{"-", "-", "-", "-", "-"}));
+  EXPECT_EQ(texts_of(HistoryTexts::of({3})), (V{"-", "-", "t2", "-", "-"}));
+  EXPECT_EQ(texts_of(HistoryTexts::of({5, 1})), (V{"t0", "-", "-", "-", "t4"}));  // past the slot's text
+  EXPECT_EQ(texts_of(HistoryTexts::of({-2, -1})), (V{"-", "-", "-", "t3", "t4"}));
+  EXPECT_EQ(texts_of(HistoryTexts::of({0, 6, -6, 1000})), (V{"-", "-", "-", "-", "-"}));
+}
+
 TEST(PostHistory, BadDataIsAnEmptyHistoryOrSkipsWhatIsBroken) {
   EXPECT_FALSE(decode_post_history("").ok);
   EXPECT_FALSE(decode_post_history("[1]").ok);

@@ -213,6 +213,9 @@ Response CgiApp::post_response(const CgiEnvironment& env, PageContext& context) 
   PostPageRequest request;
   request.post = w.post;
   request.query_text = w.q;
+  // The page shows the current text (the post's own), one version's or a
+  // diff's: the other versions' texts are not rebuilt.
+  request.texts = HistoryTexts::of({long{w.version}, long{w.diff_from}, long{w.diff_to}});
   std::optional<PostPage> page;
   if (auto failed = on_database(env, context, [&](Searcher& searcher) { page = searcher.post_page(request); }))
     return *failed;
