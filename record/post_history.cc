@@ -514,18 +514,15 @@ PostHistory decode_in_place(std::string& data, std::string_view text_value, cons
     if (wanted[k]) {
       vc.text = std::move(text);
       vc.summary = std::move(summary);
-      h.contents.push_back(std::move(vc));
-      text_before = &h.contents.back().text;
-      summary_before = &h.contents.back().summary;
-    } else {
+    } else {  // kept only as the base of the next delta
       text_buf = std::move(text);
       summary_buf = std::move(summary);
-      text_before = &text_buf;
-      summary_before = &summary_buf;
       vc.text.clear();
       vc.summary.clear();
-      h.contents.push_back(std::move(vc));
     }
+    h.contents.push_back(std::move(vc));
+    text_before = wanted[k] ? &h.contents.back().text : &text_buf;
+    summary_before = wanted[k] ? &h.contents.back().summary : &summary_buf;
   }
   for (RawAppearance& raw : handler.appearances) {
     if (!raw.times_array || !raw.contents_array || !raw.good || raw.times.size() != raw.contents.size()) continue;
