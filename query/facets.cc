@@ -122,6 +122,10 @@ FacetSpy::FacetSpy(const std::vector<FacetKind>& facets) : terms_(facets.size())
 
 void FacetSpy::operator()(const Xapian::Document& doc, double) { matched_.push_back(doc.get_docid()); }
 
+void FacetSpy::add(const FacetSpy& other) {
+  matched_.insert(matched_.end(), other.matched_.begin(), other.matched_.end());
+}
+
 FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
   const Xapian::docid last = last_docid(shards);
   offsets_.assign(last + 2, 0);

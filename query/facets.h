@@ -103,6 +103,10 @@ class FacetSpy : public Xapian::MatchSpy {
   // counts and labels are count()'s (TermCount). Call once.
   void count_values(const Xapian::ValueCountMatchSpy& values);
 
+  // Takes in what `other` (for the same facets) was shown: the match by
+  // shard (shard_match.h) gives each thread a spy of its own. Call before
+  // count().
+  void add(const FacetSpy& other);
   // How many matches it was shown.
   Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()); }
 

@@ -360,5 +360,62 @@ TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
   EXPECT_GT(s2.kept_use().sorts_by_keys, 0u);
 }
 
+// The match by shard (query/shard_match.h: each shard's matches on a thread
+// of its own, weighed with the statistics of all shards) ranks as one
+// match: the same posts in the same order with the same weights and
+// percentages, counts and facets, at every offset, for the CLI's searcher
+// and a long-running one, over 2 and 3 shards. Ties (a pure filter weighs
+// 0) go newest first, then by id, as Xapian orders them.
+TEST_F(DocidsTest, AMatchSplitByShardRanksAsOneMatch) {
+  if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
+  auto ranking = [](Searcher& s, const std::string& q, unsigned offset, unsigned limit) {
+    SearchRequest r;
+    r.query.text = q;
+    r.query.filters.since = 0;
+    r.offset = offset;
+    r.limit = limit;
+    r.exact_count = true;
+    r.facets = {FacetKind::kFeed, FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kMonth};
+    const SearchResult res = s.search(r);
+    std::string out = "total " + std::to_string(res.total.lower) + " " + std::to_string(res.total.estimated) +
+                      " " + std::to_string(res.total.upper) + (res.partial ? " partial" : "") + "\n";
+    char weight[40];
+    for (const auto& h : res.hits) {
+      std::snprintf(weight, sizeof weight, "%.17g", h.weight);
+      out += std::to_string(h.rank) + " " + h.post->id + " " + weight + " " + std::to_string(h.percent) + "%\n";
+    }
+    for (const auto& f : res.facets)
+      for (const auto& v : f.values) out += "facet " + v.value + " " + v.label + " " + std::to_string(v.count) + "\n";
+    return out;
+  };
+  const std::vector<std::string> queries = {"the",         "pytorch",          "kernel OR notes", "\"custom kernels\"",
+                                            "category:blog", "words post",     "model -the",      "sprache",
+                                            "post 1*",     "category:odd words", ""};
+  for (unsigned k : {2u, 3u}) {
+    const std::string db = dir_ + "/db" + std::to_string(k);
+    Writer(db, k).ingest(sample_data());
+    SearcherOptions split = long_running(), split_cli;
+    split.split_postings = split_cli.split_postings = 1;  // every match
+    SearcherOptions whole = long_running(), whole_cli;
+    whole.split_postings = whole_cli.split_postings = 0;  // none
+    Searcher a(db, whole), b(db, split), c(db, whole_cli), d(db, split_cli);
+    std::size_t hits = 0;
+    for (const auto& q : queries) {
+      for (auto [offset, limit] : {std::pair{0u, kMaxLimit}, std::pair{0u, 10u}, std::pair{3u, 4u}, std::pair{50u, 7u}}) {
+        const std::string one = ranking(a, q, offset, limit);
+        EXPECT_EQ(one, ranking(b, q, offset, limit)) << k << " shards, " << q << " from " << offset;
+        EXPECT_EQ(one, ranking(c, q, offset, limit)) << k << " shards, " << q << " from " << offset;
+        EXPECT_EQ(one, ranking(d, q, offset, limit)) << k << " shards, " << q << " from " << offset;
+        hits += std::count(one.begin(), one.end(), '%');
+      }
+    }
+    EXPECT_GT(hits, 300u);
+    EXPECT_EQ(a.kept_use().matches_by_shard + c.kept_use().matches_by_shard, 0u);
+    // Every query but the empty one (all posts: no postings to split).
+    EXPECT_GE(b.kept_use().matches_by_shard, 4 * (queries.size() - 1));
+    EXPECT_GE(d.kept_use().matches_by_shard, 4 * (queries.size() - 1));
+  }
+}
+
 }  // namespace
 }  // namespace blogsearch
