@@ -7,8 +7,10 @@
 // `--sort recent` is refused (xapian-tcpsrv cannot run blogsearch's own
 // recency boost), and a shard that stops answering fails the search with
 // DatabaseUnavailable naming the remote shards after the time limit of
-// SearcherOptions::shards: results are never silently partial. It is the library behind the CLI and the
-// CGI: it prints nothing, reads no environment and never exits.
+// SearcherOptions::shards: results are never silently partial. Over local
+// shards a match that reads many postings is split by shard over threads
+// (shard_match.h), with the same results. It is the library behind the CLI
+// and the CGI: it prints nothing, reads no environment and never exits.
 //
 // Failures:
 //   DatabaseUnavailable  the database is missing, unreadable or of another

@@ -4,6 +4,7 @@ scale_bench.py --snapshots DIR --posts N --work DIR --build DIR --src DIR
                [--runs R] [--markdown FILE]
                [--ingest-shards K,K,... [--baseline-index BIN]]
                [--compare-shards K,K,...] [--gen DIR]
+               [--search-db DB [--baseline-search DIR]]
 
 Generates the posts (scale_gen.py: real sentences from the blog-history
 snapshots in DIR, recombined) into WORK, then measures, one tool after the
@@ -33,7 +34,8 @@ With --search-db DB (and --gen DIR, for the feed names), only blogsearch's
 searches on DB, a database already made from DIR (no FTS5, no ingest): the
 CLI and the FastCGI page, R runs of each query, the first (on a cold cache
 after an ingest) apart from the p50 and p99 of the others; and the FastCGI
-process's peak memory.
+process's peak memory. With --baseline-search DIR too, the blogsearch and
+blogsearch.cgi of the build in DIR beside them, run for run.
 Prints a markdown table (and writes it to FILE). Nothing generated is kept
 (but DIR of --gen).
 """
@@ -202,36 +204,67 @@ def page_getter(port):
 
 def search_only(args, search, cgi, queries):
     """The --search-db table: the CLI and the FastCGI page on an existing
-    database, the first run apart."""
+    database, the first run apart; with --baseline-search DIR, that build's
+    blogsearch and blogsearch.cgi beside them, each run of one followed by
+    the same run of the other (a process each, and a FastCGI process each)."""
     db = args.search_db
+    builds = [("this build", search, cgi)]
+    if args.baseline_search:
+        builds.append(("baseline", os.path.join(args.baseline_search, "blogsearch"),
+                       os.path.join(args.baseline_search, "blogsearch.cgi")))
 
     def summary(times):
         rest = times[1:]
         return "%.1f | %.1f / %.1f" % (times[0], percentile(rest, 50), percentile(rest, 99))
 
+    def ratio(a, b):
+        return "%.2fx / %.2fx" % (percentile(a[1:], 50) / percentile(b[1:], 50),
+                                  percentile(a[1:], 99) / percentile(b[1:], 99))
+
+    header = "| query |" + "".join(" %s: CLI first | CLI p50 / p99 |" % n for n, _, _ in builds)
+    header += "".join(" %s: FastCGI first | FastCGI p50 / p99 |" % n for n, _, _ in builds)
+    if len(builds) > 1:
+        header += " CLI, FastCGI: p50 / p99 against the baseline |"
     lines = ["Searches on an existing database (`scale_bench.py --search-db`), %d runs per query: the first "
              "(cold cache), then p50 / p99 of the other %d, ms." % (args.runs, args.runs - 1), "",
-             "| query | CLI first | CLI p50 / p99 | FastCGI page first | FastCGI p50 / p99 |",
-             "|---|---:|---:|---:|---:|"]
+             header, "|---|" + "---:|" * (header.count("|") - 2)]
     cli = {}
     for label, cli_args, _, _ in queries:
-        cli[label] = [timed_process([search, "--db", db] + cli_args)[0] * 1000 for _ in range(args.runs)]
-        print("%s: CLI %s" % (label, summary(cli[label])), flush=True)
-    server, port = start_fastcgi(args, db, cgi)
-    rss = None
+        times = [[] for _ in builds]
+        for _ in range(args.runs):
+            for i, (_, program, _) in enumerate(builds):
+                times[i].append(timed_process([program, "--db", db] + cli_args)[0] * 1000)
+        cli[label] = times
+        print("%s: CLI %s" % (label, " ; ".join(summary(t) for t in times)), flush=True)
+    servers, rss = [], []
     try:
-        get = page_getter(port)
-        print("FastCGI: the first request (it reads the facet table) took %.0f ms" % get("q=warmup"), flush=True)
+        getters = []
+        for _, _, program in builds:
+            server, port = start_fastcgi(args, db, program)
+            servers.append(server)
+            getters.append(page_getter(port))
+        for name, get in zip([n for n, _, _ in builds], getters):
+            print("FastCGI %s: the first request (it reads the facet table) took %.0f ms" % (name, get("q=warmup")),
+                  flush=True)
         for label, _, qs, _ in queries:
-            web = [get(qs) for _ in range(args.runs)]
-            print("%s: FastCGI %s" % (label, summary(web)), flush=True)
-            lines.append("| %s | %s | %s |" % (label, summary(cli[label]), summary(web)))
-        rss = fastcgi_peak_mb(cgi)
+            web = [[] for _ in builds]
+            for _ in range(args.runs):
+                for i, get in enumerate(getters):
+                    web[i].append(get(qs))
+            print("%s: FastCGI %s" % (label, " ; ".join(summary(t) for t in web)), flush=True)
+            row = "| %s |" % label + "".join(" %s |" % summary(t) for t in cli[label])
+            row += "".join(" %s |" % summary(t) for t in web)
+            if len(builds) > 1:
+                row += " %s, %s |" % (ratio(cli[label][0], cli[label][1]), ratio(web[0], web[1]))
+            lines.append(row)
+        rss = [fastcgi_peak_mb(program) for _, _, program in builds]
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
-    if rss is not None:
-        lines += ["", "Peak memory of the FastCGI process: %.0f MB." % rss]
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait()
+    for (name, _, _), mb in zip(builds, rss):
+        if mb is not None:
+            lines += ["", "Peak memory of the FastCGI process (%s): %.0f MB." % (name, mb)]
     return lines
 
 
@@ -355,6 +388,7 @@ def main():
     ap.add_argument("--compare-shards")
     ap.add_argument("--gen")
     ap.add_argument("--search-db")
+    ap.add_argument("--baseline-search")
     args = ap.parse_args()
     index = os.path.join(args.build, "blogsearch-index")
     search = os.path.join(args.build, "blogsearch")
