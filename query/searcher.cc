@@ -161,15 +161,19 @@ std::optional<Xapian::Database> open_again(const ShardSet& set) {
   }
 }
 
-// For the match by shard: a handle on all the shards per shard but the
-// first (db_ is that one's), at their revision; none when one of them
-// could not be had at it.
+// For the match by shard: a handle of its own on each shard but the first
+// (the searcher's own is that one's), at the revision of `set`; none when
+// one of them could not be had at it.
 std::vector<Xapian::Database> open_handles(const ShardSet& set) {
   std::vector<Xapian::Database> handles;
-  for (std::size_t i = 1; i < set.shards.size(); ++i) {
-    std::optional<Xapian::Database> again = open_again(set);
-    if (!again) return {};
-    handles.push_back(std::move(*again));
+  try {
+    for (std::size_t i = 1; i < set.shards.size(); ++i) {
+      Xapian::Database shard(set.names[i]);
+      if (shard.get_revision() != set.shards[i].get_revision()) return {};
+      handles.push_back(std::move(shard));
+    }
+  } catch (const Xapian::Error&) {
+    return {};
   }
   return handles;
 }
@@ -328,15 +332,7 @@ void Searcher::open() {
   shards_ = open_shards(path_, options_.shards);
   db_ = shards_.all;
   feed_names_ = std::make_unique<FeedNames>(shards_.shards);
-  shard_uuids_.clear();
-  if (!shards_.remote) {
-    for (const auto& shard : shards_.shards) shard_uuids_.push_back(shard.get_uuid());
-    std::vector<std::string> sorted = shard_uuids_;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
-        std::find(sorted.begin(), sorted.end(), "") != sorted.end())
-      shard_uuids_.clear();
-  }
+
 }
 
 Searcher::~Searcher() = default;
@@ -539,35 +535,37 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // over threads (shard_match.h): the same page, in about 1/K of the time.
   std::vector<ShardTask> tasks;
   if (request.sort == SortOrder::kRelevance && shards_.shards.size() > 1 && !shards_.remote &&
-      shards_.distinct_docids && !count_values && !shard_uuids_.empty() && options_.split_postings > 0 &&
+      shards_.distinct_docids && !count_values && options_.split_postings > 0 &&
       match_cost_bound(db_, query, options_.split_postings) >= options_.split_postings) {
     std::vector<Xapian::Database> handles;
     if (kept) handles = kept->match_handles(shards_);
     else handles = open_handles(shards_);
     if (!handles.empty()) {
-      tasks.push_back({db_, query, shard_uuids_[0]});
-      for (std::size_t i = 1; i < shard_uuids_.size(); ++i)
-        tasks.push_back({handles[i - 1], build(typed).query, shard_uuids_[i]});
+      tasks.push_back({shards_.shards[0], query});
+      for (std::size_t i = 1; i < shards_.shards.size(); ++i) tasks.push_back({handles[i - 1], build(typed).query});
     }
   }
   const auto match_start = std::chrono::steady_clock::now();
   Matches page;
-  // The other tasks' facet spies, added to `spy` after the match.
+  // Each shard's facet spy, added to `spy` when the split is used.
   std::vector<std::unique_ptr<FacetSpy>> task_spies;
+  std::optional<Matches> split;
   if (!tasks.empty()) {
-    for (std::size_t i = 1; i < tasks.size(); ++i) task_spies.push_back(std::make_unique<FacetSpy>(request.facets));
+    for (std::size_t i = 0; i < tasks.size(); ++i) task_spies.push_back(std::make_unique<FacetSpy>(request.facets));
     const bool spied = faceted;
     auto set_up = [&, spied](Xapian::Enquire& e, std::size_t i) {
       sort_relevance_then_newest(e);
-      if (spied) e.add_matchspy(i == 0 ? &spy : task_spies[i - 1].get());
+      if (spied) e.add_matchspy(task_spies[i].get());
       if (time_limit > 0) e.set_time_limit(time_limit);
     };
-    page = match_by_shard(tasks, Xapian::BM25Weight(), set_up, request.offset, limit, check_at_least);
-    for (const auto& other : task_spies) spy.add(*other);
-    ++kept_use_.matches_by_shard;
-  } else {
-    page = matches_of(enquire.get_mset(request.offset, limit, check_at_least));
+    split = match_by_shard(db_, shards_.shards, query, tasks, set_up, request.offset, limit, check_at_least);
+    if (split) {
+      page = std::move(*split);
+      for (const auto& seen : task_spies) spy.add(*seen);
+      ++kept_use_.matches_by_shard;
+    }
   }
+  if (!split) page = matches_of(enquire.get_mset(request.offset, limit, check_at_least));
   result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   if (count_values && shards_.remote && faceted) {

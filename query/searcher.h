@@ -187,9 +187,6 @@ class Searcher {
   SearcherOptions options_;
   ShardSet shards_;
   Xapian::Database db_;  // shards_.all
-  // The UUID of each of shards_.shards, for the match by shard; empty when
-  // they are not all distinct (or not local).
-  std::vector<std::string> shard_uuids_;
   // The feed titles and URLs results show (feed_names.h), of db_'s
   // revision: open() makes a new one.
   std::unique_ptr<FeedNames> feed_names_;

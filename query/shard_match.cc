@@ -1,6 +1,10 @@
 #include "query/shard_match.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <memory>
 #include <exception>
 #include <future>
 #include <optional>
@@ -13,37 +17,118 @@ namespace blogsearch {
 
 namespace {
 
-// Every document of the shard whose UUID it was given (its ids, one after
-// the other: the query it filters skips ahead of them), none elsewhere.
-// Xapian calls init() once for each shard of a combined database.
-class OnlyShardSource : public Xapian::PostingSource {
+// Xapian::BM25Weight()'s parameters.
+constexpr double kK1 = 1, kK3 = 1, kB = 0.5, kMinNormlen = 0.5;
+
+// What WholeBM25 weighs one shard's documents with: the statistics of all
+// the shards.
+struct WholeStats {
+  Xapian::doccount collection_size = 0;
+  double average_length = 0;
+  // (frequency, collection frequency) of a term in this shard -> its
+  // frequency in all the shards.
+  std::map<std::pair<Xapian::doccount, Xapian::termcount>, Xapian::doccount> termfreq;
+  // Set when a weighted part's statistics were not in `termfreq`: the
+  // weights are not one match's, and the split is thrown away.
+  mutable std::atomic<bool> unknown{false};
+};
+
+// BM25 as Xapian::BM25Weight() computes it (no relevance set, k2 = 0), the
+// same operations in the same order, from WholeStats.
+class WholeBM25 : public Xapian::Weight {
  public:
-  explicit OnlyShardSource(std::string uuid) : uuid_(std::move(uuid)) {}
-  void init(const Xapian::Database& db) override {
-    const bool mine = db.get_uuid() == uuid_;
-    last_ = mine ? db.get_lastdocid() : 0;
-    count_ = mine ? db.get_doccount() : 0;
-    did_ = 0;
-    set_maxweight(0);
+  explicit WholeBM25(std::shared_ptr<const WholeStats> stats) : stats_(std::move(stats)) {
+    need_stat(TERMFREQ);
+    need_stat(COLLECTION_FREQ);
+    need_stat(WDF);
+    need_stat(WDF_MAX);
+    need_stat(DOC_LENGTH);
+    need_stat(DOC_LENGTH_MIN);
+    need_stat(WQF);
   }
-  Xapian::doccount get_termfreq_min() const override { return count_; }
-  Xapian::doccount get_termfreq_est() const override { return count_; }
-  Xapian::doccount get_termfreq_max() const override { return count_; }
-  void next(double) override { ++did_; }
-  void skip_to(Xapian::docid did, double) override {
-    if (did_ < did) did_ = did;
+  WholeBM25* clone() const override { return new WholeBM25(stats_); }
+  std::string name() const override { return "blogsearch::WholeBM25"; }
+
+  void init(double factor) override {
+    Xapian::doccount tf = 0;
+    if (get_termfreq() != 0) {  // else no document of this shard has it: any weight will do
+      const auto it = stats_->termfreq.find({get_termfreq(), get_collection_freq()});
+      if (it == stats_->termfreq.end()) stats_->unknown = true;
+      else tf = it->second;
+    }
+    double tw = (stats_->collection_size - tf + 0.5) / (tf + 0.5);
+    // BM25Weight's floor for terms in more than a third of the documents.
+    if (tw < 2) tw = tw * 0.5 + 1;
+    termweight_ = std::log(tw) * factor;
+    const double wqf = get_wqf();
+    termweight_ *= (kK3 + 1) * wqf / (kK3 + wqf);
+    termweight_ *= (kK1 + 1);
+    len_factor_ = stats_->average_length;
+    if (len_factor_ != 0) len_factor_ = 1 / len_factor_;
   }
-  bool at_end() const override { return did_ > last_; }
-  Xapian::docid get_docid() const override { return did_; }
-  OnlyShardSource* clone() const override { return new OnlyShardSource(uuid_); }
-  std::string name() const override { return "blogsearch::OnlyShardSource"; }
+  double get_sumpart(Xapian::termcount wdf, Xapian::termcount len, Xapian::termcount) const override {
+    const double normlen = std::max(len * len_factor_, kMinNormlen);
+    const double wdf_double = wdf;
+    const double denom = kK1 * (normlen * kB + (1 - kB)) + wdf_double;
+    return termweight_ * (wdf_double / denom);
+  }
+  // At the most frequent, in the shortest document: a bound (a hair above,
+  // against rounding) that lets the matcher skip what cannot rank.
+  double get_maxpart() const override {
+    const double wdf = get_wdf_upper_bound();
+    const double normlen = std::max(get_doclength_lower_bound() * len_factor_, kMinNormlen);
+    return termweight_ * (wdf / (kK1 * (normlen * kB + (1 - kB)) + wdf)) * (1 + 1e-9);
+  }
+  double get_sumextra(Xapian::termcount, Xapian::termcount) const override { return 0; }
+  double get_maxextra() const override { return 0; }
 
  private:
-  std::string uuid_;
-  Xapian::docid last_ = 0;
-  Xapian::doccount count_ = 0;
-  Xapian::docid did_ = 0;
+  std::shared_ptr<const WholeStats> stats_;
+  double termweight_ = 0;
+  double len_factor_ = 0;
 };
+
+// Whether every weighted part of `query` is a term WholeBM25 can be told:
+// no wildcard or synonym (weighed as one term from estimated statistics)
+// and no elite set (its terms chosen by each shard's own weights).
+bool plain_terms(const Xapian::Query& query) {
+  switch (query.get_type()) {
+    case Xapian::Query::OP_WILDCARD:
+    case Xapian::Query::OP_SYNONYM:
+    case Xapian::Query::OP_ELITE_SET:
+      return false;
+    default:
+      for (std::size_t i = 0; i < query.get_num_subqueries(); ++i)
+        if (!plain_terms(query.get_subquery(i))) return false;
+      return true;
+  }
+}
+
+// Shard i's WholeStats for `query`; null when two of its terms share their
+// statistics in a shard but not their frequency in all.
+std::vector<std::shared_ptr<const WholeStats>> whole_stats(const Xapian::Database& all,
+                                                           const std::vector<Xapian::Database>& shards,
+                                                           const Xapian::Query& query) {
+  std::vector<std::shared_ptr<const WholeStats>> out;
+  Xapian::totallength total_length = 0;
+  for (const auto& shard : shards) total_length += shard.get_total_length();
+  const Xapian::doccount size = all.get_doccount();
+  for (const auto& shard : shards) {
+    auto stats = std::make_shared<WholeStats>();
+    stats->collection_size = size;
+    stats->average_length = size == 0 ? 0 : Xapian::doclength(total_length) / size;
+    for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+      Xapian::doccount tf = shard.get_termfreq(*t);
+      if (tf == 0) continue;
+      const auto key = std::make_pair(tf, shard.get_collection_freq(*t));
+      const Xapian::doccount whole = all.get_termfreq(*t);
+      const auto [at, added] = stats->termfreq.emplace(key, whole);
+      if (!added && at->second != whole) return {};
+    }
+    out.push_back(std::move(stats));
+  }
+  return out;
+}
 
 // The id term of document `did` of `db` (its only term with the prefix),
 // "" when it has none.
@@ -56,10 +141,9 @@ std::string id_term_of(const Xapian::Database& db, Xapian::docid did) {
 }
 
 struct Ranked {
-  Xapian::docid docid;
+  Xapian::docid docid;  // combined
   double weight;
   std::string key;
-  std::size_t task;
 };
 
 }  // namespace
@@ -74,22 +158,22 @@ Matches matches_of(const Xapian::MSet& mset) {
   return m;
 }
 
-Xapian::Query only_shard(const Xapian::Query& query, const std::string& shard_uuid) {
-  return Xapian::Query(Xapian::Query::OP_FILTER, query,
-                       Xapian::Query((new OnlyShardSource(shard_uuid))->release()));
-}
-
-Matches match_by_shard(std::vector<ShardTask>& tasks, const Xapian::Weight& weight, const EnquireSetUp& set_up,
-                       Xapian::doccount offset, Xapian::doccount limit, Xapian::doccount check_at_least) {
+std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::vector<Xapian::Database>& shards,
+                                      const Xapian::Query& query, std::vector<ShardTask>& tasks,
+                                      const EnquireSetUp& set_up, Xapian::doccount offset, Xapian::doccount limit,
+                                      Xapian::doccount check_at_least) {
+  if (tasks.size() != shards.size() || !plain_terms(query)) return std::nullopt;
+  const std::vector<std::shared_ptr<const WholeStats>> stats = whole_stats(all, shards, query);
+  if (stats.empty()) return std::nullopt;
   std::vector<Xapian::MSet> pages(tasks.size());
   // Each page from the top: which of them hold the merged page's documents
   // is known only after the merge.
   const Xapian::doccount wanted = offset + limit;
   auto run = [&](std::size_t i) {
-    Xapian::Enquire enquire(tasks[i].db);
-    enquire.set_weighting_scheme(weight);
+    Xapian::Enquire enquire(tasks[i].shard);
+    enquire.set_weighting_scheme(WholeBM25(stats[i]));
     set_up(enquire, i);
-    enquire.set_query(only_shard(tasks[i].query, tasks[i].shard_uuid));
+    enquire.set_query(tasks[i].query);
     pages[i] = enquire.get_mset(0, wanted, check_at_least);
   };
   std::vector<std::future<void>> others;
@@ -113,39 +197,42 @@ Matches match_by_shard(std::vector<ShardTask>& tasks, const Xapian::Weight& weig
   for (std::size_t i : left) note([&] { run(i); });
   for (auto& other : others) note([&] { other.get(); });
   if (failed) std::rethrow_exception(failed);
+  for (const auto& s : stats)
+    if (s->unknown) return std::nullopt;
 
   Matches merged;
-  std::vector<Ranked> all;
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    const Xapian::MSet& page = pages[i];
+  std::vector<Ranked> all_ranked;
+  const auto k = static_cast<unsigned>(shards.size());
+  for (const Xapian::MSet& page : pages) {
     merged.lower += page.get_matches_lower_bound();
     merged.estimated += page.get_matches_estimated();
     merged.upper += page.get_matches_upper_bound();
-    for (auto it = page.begin(); it != page.end(); ++it) all.push_back({*it, it.get_weight(), it.get_sort_key(), i});
+    for (auto it = page.begin(); it != page.end(); ++it)
+      all_ranked.push_back({schema::combined_docid(*it, k), it.get_weight(), it.get_sort_key()});
   }
-  std::sort(all.begin(), all.end(), [](const Ranked& a, const Ranked& b) {
+  std::sort(all_ranked.begin(), all_ranked.end(), [](const Ranked& a, const Ranked& b) {
     if (a.weight != b.weight) return a.weight > b.weight;
     if (a.key != b.key) return a.key > b.key;
     return a.docid < b.docid;
   });
   // A match's percentages are its weights scaled by its best document's:
   // the share of the query's weighted parts that document matches, over
-  // its weight. The tasks' own are no use (Xapian 1.4 counts the posting
-  // source that restricts them as a matching part, though it weighs
-  // nothing), so the best document is matched once more on its own,
-  // restricted by its id term instead: the same weight, the same share.
+  // its weight. That document is matched once more on its own, over all
+  // the shards, restricted by its id term (a boolean filter, which Xapian
+  // leaves out of the share): the same weight, the same share.
   std::optional<Xapian::MSet> top;
-  if (!all.empty() && all.front().weight > 0) {
-    const std::string id = id_term_of(tasks[0].db, all.front().docid);
+  if (!all_ranked.empty() && all_ranked.front().weight > 0) {
+    const std::string id = id_term_of(all, all_ranked.front().docid);
     if (!id.empty()) {
-      Xapian::Enquire enquire(tasks[0].db);
-      enquire.set_weighting_scheme(weight);
-      enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, tasks[0].query, Xapian::Query(id)));
+      Xapian::Enquire enquire(all);
+      enquire.set_weighting_scheme(Xapian::BM25Weight());
+      enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query, Xapian::Query(id)));
       top = enquire.get_mset(0, 1);
     }
   }
-  for (std::size_t r = offset; r < all.size() && r < wanted; ++r)
-    merged.docs.push_back({all[r].docid, all[r].weight, top ? top->convert_to_percent(all[r].weight) : 100});
+  for (std::size_t r = offset; r < all_ranked.size() && r < wanted; ++r)
+    merged.docs.push_back(
+        {all_ranked[r].docid, all_ranked[r].weight, top ? top->convert_to_percent(all_ranked[r].weight) : 100});
   return merged;
 }
 

@@ -2,30 +2,36 @@
 //
 // Xapian 1.4 matches the shards of a combined Database one after the other,
 // on one thread: over a million posts a word in every post is 30 ms of one
-// core, whatever the cores. Here each task matches the whole combined
-// database, so that every weight is worked out from the statistics of all
-// the shards together, exactly as one match's are, but with its query
-// restricted to the documents of one shard (only_shard: in the other
-// shards the restricted query ends at once). The tasks run on threads of
-// their own, and their pages are merged in the order one match gives:
-// weight, then sort key (descending), then document id. The hits, their
-// weights and percentages are those of one match; the counts are the sums
-// of each task's, each of which counts its shard up to check_at_least (so
-// they are at least as exact as one match's, not always equal to them).
+// core, whatever the cores. Here each shard is matched on a thread of its
+// own, on its own, and the pages are merged in the order one match gives
+// (weight, then sort key, descending, then the document's combined id).
 //
-// Only for a sort by relevance then key (or value), descending, which is
-// what the merge reproduces.
+// A shard matched on its own would weigh its documents by its own
+// statistics. So it is weighed by WholeBM25: Xapian's BM25 with its
+// default parameters, the same arithmetic, but with the number of
+// documents, their average length and each term's frequency of all the
+// shards together: the weights of one match, to the last bit. A Weight in
+// Xapian 1.4 is not told its term, only the term's statistics in the shard;
+// the term is told apart by its frequency and collection frequency there.
+// A query in which two weighted terms share those in a shard but not their
+// frequency overall, or whose weighted parts are not plain terms (a
+// wildcard's or a synonym's), cannot be split: match_by_shard then returns
+// nullopt and the caller matches as one. Percentages come from one more
+// match of the best document alone, on all the shards.
 //
-// Failures: what a task's match throws (a Xapian error: the database
-// modified under it, say) is thrown by match_by_shard once every task has
-// finished. A thread that cannot be started leaves its task to the
-// calling thread.
+// The hits, weights and percentages are those of one match; the counts are
+// the sums of each shard's, each counted up to check_at_least (so they are
+// at least as exact as one match's, not always equal).
+//
+// Failures: what a shard's match throws (a Xapian error: the database
+// modified under it, say) is thrown once every shard has finished. A
+// thread that cannot be started leaves its shard to the calling thread.
 #pragma once
 
 #include <xapian.h>
 
 #include <functional>
-#include <string>
+#include <optional>
 #include <vector>
 
 namespace blogsearch {
@@ -45,27 +51,25 @@ struct Matches {
 // The page and counts of one Xapian match.
 Matches matches_of(const Xapian::MSet& mset);
 
-// `query` restricted to the documents of the shard with this UUID (a
-// posting source of blogsearch's own: local databases only).
-Xapian::Query only_shard(const Xapian::Query& query, const std::string& shard_uuid);
-
 struct ShardTask {
-  Xapian::Database db;  // a handle of its own on every shard, combined
+  Xapian::Database shard;  // a handle of its own on shard i (ids interleaved: schema.h)
   // Built for this task alone: Xapian counts references to a query's parts
   // without atomics, so no part may be shared with another task's.
   Xapian::Query query;
-  std::string shard_uuid;
 };
 
-// Sets up task `i`'s Enquire (sort, match spies, time limit) on the thread
+// Sets up shard i's Enquire (sort, match spies, time limit) on the thread
 // that runs it, before the match.
 using EnquireSetUp = std::function<void(Xapian::Enquire&, std::size_t i)>;
 
-// Matches every task (the first on the calling thread) weighed by
-// `weight`, and merges their pages: the documents from offset to
-// offset + limit of the whole match. Their percentages come from one more
-// match of the best document alone (by its id term, schema::kId).
-Matches match_by_shard(std::vector<ShardTask>& tasks, const Xapian::Weight& weight, const EnquireSetUp& set_up,
-                       Xapian::doccount offset, Xapian::doccount limit, Xapian::doccount check_at_least);
+// Matches tasks[i] on shard i of `all` (whose parts are `shards`, handles
+// of the calling thread), tasks[0] on the calling thread, weighed as
+// `query` over `all` with Xapian::BM25Weight(), and merges the pages: the
+// documents from offset to offset + limit of the whole match. nullopt when
+// the query cannot be split (above).
+std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::vector<Xapian::Database>& shards,
+                                      const Xapian::Query& query, std::vector<ShardTask>& tasks,
+                                      const EnquireSetUp& set_up, Xapian::doccount offset, Xapian::doccount limit,
+                                      Xapian::doccount check_at_least);
 
 }  // namespace blogsearch
