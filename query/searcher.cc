@@ -533,10 +533,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   }
   // A match that reads many postings over local shards is split by shard
   // over threads (shard_match.h): the same page, in about 1/K of the time.
+  // Many postings to read (match_cost_bound) and many possible matches
+  // (Xapian's upper bound, worked out from the terms' frequencies without
+  // matching): a word in one feed's posts ANDed with a common word reads
+  // few of the common word's postings.
+  auto worth_splitting = [&] {
+    const std::uint64_t bound = options_.split_postings;
+    if (match_cost_bound(db_, query, bound) < bound) return false;
+    Xapian::Enquire probe(db_);
+    probe.set_query(query);
+    return probe.get_mset(0, 0).get_matches_upper_bound() >= bound;
+  };
   std::vector<ShardTask> tasks;
   if (request.sort == SortOrder::kRelevance && shards_.shards.size() > 1 && !shards_.remote &&
-      shards_.distinct_docids && !count_values && options_.split_postings > 0 &&
-      match_cost_bound(db_, query, options_.split_postings) >= options_.split_postings) {
+      shards_.distinct_docids && !count_values && options_.split_postings > 0 && worth_splitting()) {
     std::vector<Xapian::Database> handles;
     if (kept) handles = kept->match_handles(shards_);
     else handles = open_handles(shards_);

@@ -111,9 +111,10 @@ struct SearcherOptions {
   // Time limits for shards served by xapian-tcpsrv (shards.h).
   ShardOptions shards;
   // A match whose query reads at least this many postings
-  // (match_cost_bound) over local shards is split by shard over threads
+  // (match_cost_bound) and may match at least as many posts (Xapian's
+  // upper bound) over local shards is split by shard over threads
   // (shard_match.h); 0: never split. About 3 ms of matching, against the
-  // ~0.3 ms a thread and a second handle on the shards cost.
+  // ~0.3 ms a thread and a handle of its own on each shard cost.
   std::uint64_t split_postings = 100000;
 };
 
