@@ -1,6 +1,7 @@
 #include "query/searcher.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -264,12 +265,13 @@ struct SampleBeside {
   // counts references to a query's parts without atomics): this thread
   // lets go of it before the other starts.
   void start(Xapian::Database& second, Xapian::Query copy, unsigned sample_stride,
-             const std::vector<FacetKind>& facets, double time_limit) {
+             const std::vector<FacetKind>& facets, double time_limit, const HelperHooks& hooks) {
     stride = sample_stride;
     spy = std::make_unique<FacetSpy>(facets);
     Xapian::Query query = sampled(copy, stride);
     copy = Xapian::Query();
-    auto count = [this, &second, query = std::move(query), time_limit] {
+    auto count = [this, &second, query = std::move(query), time_limit, &hooks, caller = gettid()] {
+      HelperScope scope(hooks, caller);
       Xapian::Enquire pass(second);
       pass.set_query(query);
       pass.add_matchspy(spy.get());
@@ -529,7 +531,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       BuiltQuery again = build(typed);
       return std::move(again.query);
     };
-    if (second) beside.start(*second, own_query(), stride, request.facets, time_limit);
+    if (second) beside.start(*second, own_query(), stride, request.facets, time_limit, options_.helpers);
   }
   // A match that reads many postings over local shards is split by shard
   // over threads (shard_match.h): the same page, in about 1/K of the time.
@@ -568,7 +570,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       if (spied) e.add_matchspy(task_spies[i].get());
       if (time_limit > 0) e.set_time_limit(time_limit);
     };
-    split = match_by_shard(db_, shards_.shards, query, tasks, set_up, request.offset, limit, check_at_least);
+    split = match_by_shard(db_, shards_.shards, query, tasks, set_up, request.offset, limit, check_at_least,
+                           options_.helpers);
     if (split) {
       page = std::move(*split);
       for (const auto& seen : task_spies) spy.add(*seen);

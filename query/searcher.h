@@ -37,6 +37,7 @@
 #include "query/post_page.h"
 #include "query/query_builder.h"
 #include "query/result.h"
+#include "query/shard_match.h"
 #include "query/shards.h"
 #include "query/feed_names.h"
 
@@ -116,6 +117,8 @@ struct SearcherOptions {
   // (shard_match.h); 0: never split. About 3 ms of matching, against the
   // ~0.3 ms a thread and a handle of its own on each shard cost.
   std::uint64_t split_postings = 100000;
+  // Run by the threads a search starts besides its caller's (shard_match.h).
+  HelperHooks helpers;
 };
 
 class Searcher {

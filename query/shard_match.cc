@@ -1,5 +1,7 @@
 #include "query/shard_match.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -161,7 +163,7 @@ Matches matches_of(const Xapian::MSet& mset) {
 std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::vector<Xapian::Database>& shards,
                                       const Xapian::Query& query, std::vector<ShardTask>& tasks,
                                       const EnquireSetUp& set_up, Xapian::doccount offset, Xapian::doccount limit,
-                                      Xapian::doccount check_at_least) {
+                                      Xapian::doccount check_at_least, const HelperHooks& hooks) {
   if (tasks.size() != shards.size() || !plain_terms(query)) return std::nullopt;
   const std::vector<std::shared_ptr<const WholeStats>> stats = whole_stats(all, shards, query);
   if (stats.empty()) return std::nullopt;
@@ -176,11 +178,15 @@ std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::ve
     enquire.set_query(tasks[i].query);
     pages[i] = enquire.get_mset(0, wanted, check_at_least);
   };
+  const pid_t caller = gettid();
   std::vector<std::future<void>> others;
   std::vector<std::size_t> left;  // tasks no thread could be started for
   for (std::size_t i = 1; i < tasks.size(); ++i) {
     try {
-      others.push_back(std::async(std::launch::async, run, i));
+      others.push_back(std::async(std::launch::async, [&run, &hooks, caller, i] {
+        HelperScope scope(hooks, caller);
+        run(i);
+      }));
     } catch (const std::system_error&) {
       left.push_back(i);
     }

@@ -28,6 +28,7 @@
 // thread that cannot be started leaves its shard to the calling thread.
 #pragma once
 
+#include <sys/types.h>
 #include <xapian.h>
 
 #include <functional>
@@ -58,6 +59,31 @@ struct ShardTask {
   Xapian::Query query;
 };
 
+// What each thread a search starts besides its caller's runs first (with
+// the caller's thread id, gettid) and last: the CGI lowers such a thread
+// with the request that started it (web/request_priority.h). Either may be
+// unset. Used by the match by shard and the facets' sample (searcher.cc).
+struct HelperHooks {
+  std::function<void(pid_t caller)> started;
+  std::function<void()> done;
+};
+
+// Calls hooks.started on construction and hooks.done on destruction.
+class HelperScope {
+ public:
+  HelperScope(const HelperHooks& hooks, pid_t caller) : hooks_(hooks) {
+    if (hooks_.started) hooks_.started(caller);
+  }
+  ~HelperScope() {
+    if (hooks_.done) hooks_.done();
+  }
+  HelperScope(const HelperScope&) = delete;
+  HelperScope& operator=(const HelperScope&) = delete;
+
+ private:
+  const HelperHooks& hooks_;
+};
+
 // Sets up shard i's Enquire (sort, match spies, time limit) on the thread
 // that runs it, before the match.
 using EnquireSetUp = std::function<void(Xapian::Enquire&, std::size_t i)>;
@@ -66,10 +92,10 @@ using EnquireSetUp = std::function<void(Xapian::Enquire&, std::size_t i)>;
 // of the calling thread), tasks[0] on the calling thread, weighed as
 // `query` over `all` with Xapian::BM25Weight(), and merges the pages: the
 // documents from offset to offset + limit of the whole match. nullopt when
-// the query cannot be split (above).
+// the query cannot be split (above). The other threads run `hooks`.
 std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::vector<Xapian::Database>& shards,
                                       const Xapian::Query& query, std::vector<ShardTask>& tasks,
                                       const EnquireSetUp& set_up, Xapian::doccount offset, Xapian::doccount limit,
-                                      Xapian::doccount check_at_least);
+                                      Xapian::doccount check_at_least, const HelperHooks& hooks = {});
 
 }  // namespace blogsearch

@@ -172,6 +172,56 @@ TEST(PriorityWatch, WatchesSeveralRequestsAtOnce) {
   EXPECT_EQ(watch.active(), 0u);
 }
 
+// The threads a request's thread starts to help it (a search's match by
+// shard and facets' sample: query/shard_match.h) are lowered with it,
+// though they use no CPU of their own here; one that starts once the
+// request was lowered is lowered at once; a helper of a thread that answers
+// no request is left alone.
+TEST(PriorityWatch, HelpersAreLoweredWithTheirRequest) {
+  PriorityWatch watch(20ms);
+  const int base = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  ASSERT_LT(base, 19);
+  auto nice_of_self = [] { return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())); };
+  std::atomic<int> early_nice{-1}, early_policy{-1}, late_nice{-1}, stray_nice{-1};
+  std::thread request([&] {
+    watch.begin();
+    const pid_t owner = gettid();
+    std::atomic<bool> owner_lowered{false};
+    std::thread early([&] {
+      watch.helper_begin(owner);
+      // Sleeps (no CPU) until its request is lowered, then looks at itself.
+      for (int i = 0; i < 2000 && !owner_lowered; ++i) std::this_thread::sleep_for(1ms);
+      std::this_thread::sleep_for(5ms);
+      early_nice = nice_of_self();
+      early_policy = sched_getscheduler(0);
+      watch.helper_end();
+    });
+    const long long begun = thread_cpu_ms();
+    while (sched_getscheduler(0) != SCHED_IDLE && thread_cpu_ms() - begun < 2000) spin_cpu(1);
+    owner_lowered = true;
+    early.join();
+    std::thread late([&] {
+      watch.helper_begin(owner);
+      late_nice = nice_of_self();
+      watch.helper_end();
+    });
+    late.join();
+    watch.end();
+  });
+  request.join();
+  std::thread stray([&] {
+    watch.helper_begin(gettid());  // no request of that thread
+    stray_nice = nice_of_self();
+    watch.helper_end();
+  });
+  stray.join();
+  EXPECT_EQ(early_nice.load(), 19);
+  EXPECT_EQ(early_policy.load(), SCHED_IDLE);
+  EXPECT_EQ(late_nice.load(), 19);
+  EXPECT_EQ(stray_nice.load(), base);
+  EXPECT_EQ(watch.active(), 0u);
+}
+
 TEST(PriorityWatch, ZeroNeverLowers) {
   PriorityWatch watch(0ms);
   std::atomic<bool> lowered{true};

@@ -115,7 +115,7 @@ Response busy_response(const CgiEnvironment& env) {
 
 CgiApp::CgiApp(CgiAppOptions options)
     : options_(std::move(options)),
-      database_(options_.searcher_cache_bytes, kStubRecheck, options_.shared_tables),
+      database_(options_.searcher_cache_bytes, kStubRecheck, options_.shared_tables, options_.searcher_helpers),
       cache_(options_.shared_cache ? options_.shared_cache
                                    : std::make_shared<ResponseCache>(options_.cache_entries, options_.cache_seconds,
                                                                      options_.cache_bytes)) {}

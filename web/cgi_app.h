@@ -88,6 +88,9 @@ struct CgiAppOptions {
   // Posts' records, texts and facet terms kept by the searcher between
   // requests (searcher.h: SearcherOptions), in bytes; 0 for one CGI request.
   std::size_t searcher_cache_bytes = 0;
+  // Run by the threads a search starts besides the request's (searcher.h:
+  // SearcherOptions::helpers); cgi_main.cc lowers them with the request.
+  HelperHooks searcher_helpers;
 };
 
 // The answer to a request that found the process busy past its wait

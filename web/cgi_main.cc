@@ -207,8 +207,6 @@ int main() {
   options.searcher_cache_bytes /= searchers;
   options.shared_cache = std::make_shared<ResponseCache>(options.cache_entries, options.cache_seconds, options.cache_bytes);
   options.shared_tables = std::make_shared<blogsearch::RevisionTables>();
-  std::vector<std::unique_ptr<CgiApp>> apps;
-  for (std::size_t i = 0; i < searchers; ++i) apps.push_back(std::make_unique<CgiApp>(options));
   SearcherSlots slots(searchers);
   if (FCGX_Init() != 0) {
     std::cerr << "blogsearch.cgi: cannot initialise FastCGI\n";
@@ -246,6 +244,12 @@ int main() {
     return 2;
   }
   PriorityWatch priority(std::chrono::milliseconds(n != kUnset ? n : 2));
+  // The threads a search starts to help it (the match by shard, the
+  // facets' sample) are lowered with its request.
+  options.searcher_helpers.started = [&priority](pid_t caller) { priority.helper_begin(caller); };
+  options.searcher_helpers.done = [&priority] { priority.helper_end(); };
+  std::vector<std::unique_ptr<CgiApp>> apps;
+  for (std::size_t i = 0; i < searchers; ++i) apps.push_back(std::make_unique<CgiApp>(options));
   std::mutex accept_lock;  // libfcgi's accept is not thread-safe
   const int kThreads = static_cast<int>(searchers) + 1;
   std::mutex threads_lock;

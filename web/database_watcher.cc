@@ -16,8 +16,11 @@ bool DiskState::operator==(const DiskState& o) const {
 }
 
 DatabaseWatcher::DatabaseWatcher(std::size_t searcher_cache_bytes, std::chrono::milliseconds stub_recheck,
-                                 std::shared_ptr<RevisionTables> tables)
-    : searcher_cache_bytes_(searcher_cache_bytes), stub_recheck_(stub_recheck), tables_(std::move(tables)) {}
+                                 std::shared_ptr<RevisionTables> tables, HelperHooks helpers)
+    : searcher_cache_bytes_(searcher_cache_bytes),
+      stub_recheck_(stub_recheck),
+      tables_(std::move(tables)),
+      helpers_(std::move(helpers)) {}
 
 namespace {
 
@@ -118,6 +121,7 @@ Searcher& DatabaseWatcher::searcher(const std::string& path) {
     SearcherOptions options;
     options.cache_bytes = searcher_cache_bytes_;
     options.tables = tables_;
+    options.helpers = helpers_;
     searcher_ = std::make_unique<Searcher>(path, options);
     ++opens_;
     searcher_path_ = path;

@@ -53,10 +53,11 @@ inline constexpr std::chrono::milliseconds kStubRecheck{5000};
 class DatabaseWatcher {
  public:
   // `searcher_cache_bytes`: SearcherOptions::cache_bytes of the Searchers;
-  // `tables`: their SearcherOptions::tables (shared with other watchers).
+  // `tables`: their SearcherOptions::tables (shared with other watchers);
+  // `helpers`: their SearcherOptions::helpers.
   explicit DatabaseWatcher(std::size_t searcher_cache_bytes = 0,
                            std::chrono::milliseconds stub_recheck = kStubRecheck,
-                           std::shared_ptr<RevisionTables> tables = nullptr);
+                           std::shared_ptr<RevisionTables> tables = nullptr, HelperHooks helpers = {});
   ~DatabaseWatcher();
   DatabaseWatcher(const DatabaseWatcher&) = delete;
   DatabaseWatcher& operator=(const DatabaseWatcher&) = delete;
@@ -82,6 +83,7 @@ class DatabaseWatcher {
   std::size_t searcher_cache_bytes_;
   std::chrono::milliseconds stub_recheck_;
   std::shared_ptr<RevisionTables> tables_;
+  HelperHooks helpers_;
   long opens_ = 0;
   // For shards that cannot be stat'ed: the period the state is in.
   long epoch_ = 0;

@@ -93,6 +93,25 @@ bool PriorityWatch::end() {
   return false;  // begin() could not read the thread's clock: never watched
 }
 
+void PriorityWatch::helper_begin(pid_t owner) {
+  if (limit_ns_ <= 0) return;
+  const pid_t tid = gettid();
+  std::lock_guard<std::mutex> hold(lock_);
+  for (Request& r : requests_) {
+    if (r.tid != owner) continue;
+    if (r.lowered) lower(tid);
+    else r.helpers.push_back(tid);
+    return;
+  }
+}
+
+void PriorityWatch::helper_end() {
+  if (limit_ns_ <= 0) return;
+  const pid_t tid = gettid();
+  std::lock_guard<std::mutex> hold(lock_);
+  for (Request& r : requests_) r.helpers.erase(std::remove(r.helpers.begin(), r.helpers.end(), tid), r.helpers.end());
+}
+
 std::size_t PriorityWatch::active() const {
   std::lock_guard<std::mutex> hold(lock_);
   return requests_.size();
@@ -106,7 +125,8 @@ std::size_t PriorityWatch::lowered() const {
 }
 
 // A thread and its CPU clock stay valid while it is in requests_: the
-// request's thread removes itself (under the lock) before it can end.
+// request's thread removes itself (under the lock) before it can end, and
+// a helper its id from the request's before it ends.
 //
 // A thread uses at most one second of CPU per second, so a request that
 // has `left` of its allowance cannot reach it before `left` has passed:
@@ -125,6 +145,7 @@ void PriorityWatch::watch() {
       if (left <= 0) {
         // Lowered even when this fails: the thread is replaced anyway.
         lower(r.tid);
+        for (pid_t helper : r.helpers) lower(helper);
         r.lowered = true;
         continue;
       }

@@ -13,7 +13,9 @@
 // starts a new one.
 //
 // Several requests are watched at once (a process answers one per searcher,
-// searcher_slots.h), each by the thread that answers it. Constructing it
+// searcher_slots.h), each by the thread that answers it, with the threads
+// that thread starts to help it (the match by shard, the facets' sample):
+// their CPU is not counted, but they are lowered with it. Constructing it
 // also starts glibc's thread for Xapian's time-limit timers at the
 // constructing thread's priority (request_priority.cc says why). Linux keeps a nice
 // value per thread; a system call that fails leaves the
@@ -46,6 +48,13 @@ class PriorityWatch {
   // (and so should end, leaving its place to a new thread).
   bool end();
 
+  // Called by a thread that a request's thread `owner` started to help it
+  // (query/shard_match.h: HelperHooks), first and last: the helper is
+  // lowered with the request (at once when the request already was). A
+  // helper of a thread that is not answering a request is left alone.
+  void helper_begin(pid_t owner);
+  void helper_end();
+
   // How many requests are being answered now, and how many of them were
   // lowered (for tests and logs).
   std::size_t active() const;
@@ -57,6 +66,7 @@ class PriorityWatch {
     clockid_t clock{};
     long long start_ns = 0;
     bool lowered = false;
+    std::vector<pid_t> helpers;  // between helper_begin() and helper_end()
   };
   void watch();
 
