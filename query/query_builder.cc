@@ -537,14 +537,16 @@ struct QueryBuilder::Parser {
   Xapian::QueryParser titles;  // for title_phrase
 
   explicit Parser(const Xapian::Database& database) : db(database) {
-    // One walk over the few L terms rather than a lookup per language.
+    // A look-up per language, in the order of their codes (the order of
+    // their terms), not a walk over the L terms: glass walks every key of
+    // a term's posting list, and over a million posts `Len` alone has
+    // hundreds of chunks (4 ms of the CLI's 8.6 for a cheap search).
+    std::vector<std::string> known;
+    for (const auto& l : schema::kLanguages) known.push_back(l.code);
+    std::sort(known.begin(), known.end());
     std::vector<std::pair<Xapian::doccount, std::string>> present;
-    for (auto t = db.allterms_begin(schema::kLanguage); t != db.allterms_end(schema::kLanguage); ++t) {
-      const std::string code = (*t).substr(std::string_view(schema::kLanguage).size());
-      const bool known = std::any_of(std::begin(schema::kLanguages), std::end(schema::kLanguages),
-                                     [&](const schema::Language& l) { return code == l.code; });
-      if (known) present.emplace_back(t.get_termfreq(), code);
-    }
+    for (const auto& code : known)
+      if (const Xapian::doccount n = db.get_termfreq(schema::kLanguage + code); n > 0) present.emplace_back(n, code);
     std::stable_sort(present.begin(), present.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     if (present.empty()) present.emplace_back(0, schema::kStemLanguage);  // an empty or older database
     for (const auto& l : present) {
