@@ -253,20 +253,26 @@ SearcherOptions long_running() {
 // every way of counting picks the label most matches carry (facets.h), so
 // a category written in two cases ("Debugging", "debugging" in the
 // samples) is labelled alike over one shard, two, or by the CLI.
+// A request for `q` over every date, counted exactly, with all four facets.
+SearchRequest exact_request(const std::string& q) {
+  SearchRequest r;
+  r.query.text = q;
+  r.query.filters.since = 0;
+  r.exact_count = true;
+  r.facets = {FacetKind::kFeed, FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kMonth};
+  return r;
+}
+
 std::string answer(Searcher& s, const std::string& q, bool sample) {
   std::string out;
   for (SortOrder order : {SortOrder::kRelevance, SortOrder::kDate}) {
     for (bool reverse : {false, true}) {
       if (reverse && order != SortOrder::kDate) continue;
-      SearchRequest r;
-      r.query.text = q;
-      r.query.filters.since = 0;
+      SearchRequest r = exact_request(q);
       r.sort = order;
       r.reverse = reverse;
       r.limit = kMaxLimit;
-      r.exact_count = true;
       if (sample) r.facet_bound = 20;
-      r.facets = {FacetKind::kFeed, FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kMonth};
       const SearchResult res = s.search(r);
       out += "total " + std::to_string(res.total.estimated) + "\n";
       if (order == SortOrder::kDate)
@@ -370,13 +376,9 @@ TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
 TEST_F(DocidsTest, AMatchSplitByShardRanksAsOneMatch) {
   if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
   auto ranking = [](Searcher& s, const std::string& q, unsigned offset, unsigned limit) {
-    SearchRequest r;
-    r.query.text = q;
-    r.query.filters.since = 0;
+    SearchRequest r = exact_request(q);
     r.offset = offset;
     r.limit = limit;
-    r.exact_count = true;
-    r.facets = {FacetKind::kFeed, FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kMonth};
     const SearchResult res = s.search(r);
     std::string out = "total " + std::to_string(res.total.lower) + " " + std::to_string(res.total.estimated) +
                       " " + std::to_string(res.total.upper) + (res.partial ? " partial" : "") + "\n";
