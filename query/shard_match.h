@@ -4,7 +4,9 @@
 // on one thread: over a million posts a word in every post is 30 ms of one
 // core, whatever the cores. Here each shard is matched on a thread of its
 // own, on its own, and the pages are merged in the order one match gives
-// (weight, then sort key, descending, then the document's combined id).
+// (weight, then sort key, descending, then the document's combined id):
+// for a sort by relevance then the published time, newest first, the
+// searcher's (the only one it splits).
 //
 // A shard matched on its own would weigh its documents by its own
 // statistics. So it is weighed by WholeBM25: Xapian's BM25 with its
