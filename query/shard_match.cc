@@ -6,9 +6,9 @@
 #include <atomic>
 #include <cmath>
 #include <map>
-#include <memory>
 #include <exception>
 #include <future>
+#include <memory>
 #include <optional>
 #include <system_error>
 #include <utility>
@@ -106,30 +106,30 @@ bool plain_terms(const Xapian::Query& query) {
   }
 }
 
-// Shard i's WholeStats for `query`; null when two of its terms share their
-// statistics in a shard but not their frequency in all.
+// Shard i's WholeStats for `query`; empty when two of its terms share
+// their statistics in a shard but not their frequency in all.
 std::vector<std::shared_ptr<const WholeStats>> whole_stats(const Xapian::Database& all,
                                                            const std::vector<Xapian::Database>& shards,
                                                            const Xapian::Query& query) {
-  std::vector<std::shared_ptr<const WholeStats>> out;
   Xapian::totallength total_length = 0;
   for (const auto& shard : shards) total_length += shard.get_total_length();
   const Xapian::doccount size = all.get_doccount();
-  for (const auto& shard : shards) {
-    auto stats = std::make_shared<WholeStats>();
-    stats->collection_size = size;
-    stats->average_length = size == 0 ? 0 : Xapian::doclength(total_length) / size;
-    for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
-      Xapian::doccount tf = shard.get_termfreq(*t);
+  std::vector<std::shared_ptr<WholeStats>> stats;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    stats.push_back(std::make_shared<WholeStats>());
+    stats.back()->collection_size = size;
+    stats.back()->average_length = size == 0 ? 0 : Xapian::doclength(total_length) / size;
+  }
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    const Xapian::doccount whole = all.get_termfreq(*t);
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      const Xapian::doccount tf = shards[i].get_termfreq(*t);
       if (tf == 0) continue;
-      const auto key = std::make_pair(tf, shard.get_collection_freq(*t));
-      const Xapian::doccount whole = all.get_termfreq(*t);
-      const auto [at, added] = stats->termfreq.emplace(key, whole);
+      const auto [at, added] = stats[i]->termfreq.emplace(std::make_pair(tf, shards[i].get_collection_freq(*t)), whole);
       if (!added && at->second != whole) return {};
     }
-    out.push_back(std::move(stats));
   }
-  return out;
+  return {stats.begin(), stats.end()};
 }
 
 // The id term of document `did` of `db` (its only term with the prefix),
