@@ -512,10 +512,13 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // The time limit ends only the counting past the page (check_at_least);
   // a match that took the whole limit may have been cut short.
   // Not set where the match cannot come near it, when asked (query_bounds.h).
+  // The postings the match reads, counted up to both bounds that use them
+  // (the time limit's, and the split's below).
   const std::uint64_t untimed = request.bounds.untimed_postings;
-  const double time_limit = untimed > 0 && !shards_.remote && match_cost_bound(db_, query, untimed) <= untimed
-                                ? 0
-                                : request.bounds.time_limit_ms / 1000.0;
+  const std::uint64_t cost =
+      shards_.remote ? 0 : match_cost_bound(db_, query, std::max(untimed, options_.split_postings));
+  const double time_limit =
+      untimed > 0 && !shards_.remote && cost <= untimed ? 0 : request.bounds.time_limit_ms / 1000.0;
   if (time_limit > 0) enquire.set_time_limit(time_limit);
   // Past the bound by Xapian's estimate: the sample is counted beside the
   // match (SampleBeside; long-running searchers over local shards).
@@ -546,7 +549,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   auto worth_splitting = [&] {
     if (beside.stride > 0 && shards_.shards.size() + 1 > std::thread::hardware_concurrency()) return false;
     const std::uint64_t bound = options_.split_postings;
-    if (match_cost_bound(db_, query, bound) < bound) return false;
+    if (cost < bound) return false;
     Xapian::Enquire probe(db_);
     probe.set_query(query);
     return probe.get_mset(0, 0).get_matches_upper_bound() >= bound;
