@@ -210,6 +210,10 @@ def search_only(args, search, cgi, queries):
     db = args.search_db
     builds = [("this build", search, cgi)]
     if args.baseline_search:
+        for program in ("blogsearch", "blogsearch.cgi"):
+            if not os.access(os.path.join(args.baseline_search, program), os.X_OK):
+                raise SystemExit("scale_bench: --baseline-search %s has no %s (a build folder of blogsearch)"
+                                 % (args.baseline_search, program))
         builds.append(("baseline", os.path.join(args.baseline_search, "blogsearch"),
                        os.path.join(args.baseline_search, "blogsearch.cgi")))
 
