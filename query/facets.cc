@@ -14,7 +14,7 @@ namespace blogsearch {
 
 namespace {
 
-bool is_month_term(const std::string& term) {
+bool is_month_term(std::string_view term) {
   if (term.size() != 7 || term[0] != 'M') return false;
   return std::all_of(term.begin() + 1, term.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -199,9 +199,8 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
     before = did;
   }
   // Each (term, label) pair is counted in a hash table, and only the
-  // distinct pairs are sorted into terms (add_pairs): values are mostly
+  // distinct pairs are summed into terms (add_pairs): values are mostly
   // distinct (a post's month, feed, authors and categories), pairs not.
-  PairCounts pairs;
   // Each shard's own stream, read forwards: the ids are interleaved, so an
   // id names its shard, and most skips stay inside the chunk already read.
   std::vector<Xapian::ValueIterator> at, end;
@@ -213,56 +212,62 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
     const unsigned s = schema::shard_of_docid(did, k);
     if (at[s] == end[s]) continue;
     at[s].skip_to(did);
-    if (at[s] != end[s] && at[s].get_docid() == did) pairs.add_value(*at[s], 1);
+    if (at[s] != end[s] && at[s].get_docid() == did) pairs_.add_value(*at[s], 1);
   }
-  add_pairs(pairs);
+  add_pairs();
 }
 
 void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
   if (prefixes_.empty()) return;
-  PairCounts pairs;
-  for (auto v = values.values_begin(); v != values.values_end(); ++v) pairs.add_value(*v, v.get_termfreq());
-  add_pairs(pairs);
+  for (auto v = values.values_begin(); v != values.values_end(); ++v) pairs_.add_value(*v, v.get_termfreq());
+  add_pairs();
 }
 
 void FacetSpy::PairCounts::add_value(std::string_view value, Xapian::doccount n) {
   schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
-    key_.assign(1, static_cast<char>(term.size()));
-    key_.append(term);
-    key_.append(label);
-    counts_[key_] += n;
+    // The pair's bytes in the value: its length byte, term, length byte, label.
+    const std::string_view bytes(term.data() - 1, label.data() + label.size() - (term.data() - 1));
+    if (const auto found = index_.find(bytes); found != index_.end()) {
+      pairs_[found->second].n += n;
+      return;
+    }
+    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
+      blocks_.emplace_back();
+      blocks_.back().reserve(std::max<std::size_t>(std::size_t{64} << 10, bytes.size()));
+    }
+    std::string& block = blocks_.back();
+    const std::size_t at = block.size();
+    block.append(bytes);  // within its capacity: the block's bytes stay where they are
+    const std::string_view kept = std::string_view(block).substr(at, bytes.size());
+    index_.emplace(kept, static_cast<std::uint32_t>(pairs_.size()));
+    pairs_.push_back({kept.substr(1, term.size()), kept.substr(term.size() + 2), n});
   });
 }
 
-void FacetSpy::add_pairs(const PairCounts& pairs) {
-  struct Pair {
-    std::string_view term, label;
-    Xapian::doccount n;
+void FacetSpy::add_pairs() {
+  // Per term: the sum over its pairs (which differ in their labels), and
+  // the label most matches carry, ties to the first in byte order
+  // (TermCount).
+  struct Sum {
+    std::string_view term;
+    Xapian::doccount n = 0;
+    const PairCounts::Pair* best = nullptr;
   };
-  std::vector<Pair> sorted;
-  sorted.reserve(pairs.counts_.size());
-  for (const auto& [key, n] : pairs.counts_) {
-    const std::size_t term_size = static_cast<unsigned char>(key[0]);
-    sorted.push_back({std::string_view(key).substr(1, term_size), std::string_view(key).substr(1 + term_size), n});
+  std::vector<Sum> sums;
+  tsl::robin_map<std::string_view, std::uint32_t> by_term;
+  by_term.reserve(pairs_.pairs().size());
+  for (const auto& pair : pairs_.pairs()) {
+    const auto [at, added] = by_term.try_emplace(pair.term, static_cast<std::uint32_t>(sums.size()));
+    if (added) sums.push_back({pair.term});
+    Sum& sum = sums[at->second];
+    sum.n += pair.n;
+    if (pair.label.empty()) continue;
+    if (!sum.best || pair.n > sum.best->n || (pair.n == sum.best->n && pair.label < sum.best->label)) sum.best = &pair;
   }
-  std::sort(sorted.begin(), sorted.end(),
-            [](const Pair& a, const Pair& b) { return a.term != b.term ? a.term < b.term : a.label < b.label; });
-  // Per term (its pairs are together, labels in byte order): the sum, and
-  // the label most matches carry, ties to the first (TermCount).
-  for (std::size_t at = 0; at < sorted.size();) {
-    const std::string_view term = sorted[at].term;
-    Xapian::doccount total = 0;
-    const Pair* best = nullptr;
-    for (; at < sorted.size() && sorted[at].term == term; ++at) {
-      total += sorted[at].n;
-      if (!sorted[at].label.empty() && (!best || sorted[at].n > best->n)) best = &sorted[at];
-    }
-    for (std::size_t i = 0; i < prefixes_.size(); ++i) {
-      if (term.substr(0, prefixes_[i].size()) != prefixes_[i]) continue;
-      const std::string* label = best ? &strings_.emplace_back(best->label) : nullptr;
-      terms_[i].push_back({&strings_.emplace_back(term), total, label});
-    }
-  }
+  for (const Sum& sum : sums)
+    for (std::size_t i = 0; i < prefixes_.size(); ++i)
+      if (sum.term.substr(0, prefixes_[i].size()) == prefixes_[i])
+        terms_[i].push_back({sum.term, sum.n, sum.best ? sum.best->label : std::string_view()});
 }
 
 void FacetSpy::count_from_table(const FacetTable& table) {
@@ -291,9 +296,9 @@ void FacetSpy::count_from_table(const FacetTable& table) {
   // ranks of thousands of counted terms.
   for (std::uint32_t t = 0; t < term_n.size(); ++t) {
     if (term_n[t] == 0) continue;
-    const std::string* label = term_label[t] == kNone ? nullptr : &pairs[term_label[t]].label;
+    const std::string_view label = term_label[t] == kNone ? std::string_view() : pairs[term_label[t]].label;
     for (std::size_t i = 0; i < bits_.size(); ++i)
-      if (table.term_facets(t) & bits_[i]) terms_[i].push_back({table.terms()[t], term_n[t], label});
+      if (table.term_facets(t) & bits_[i]) terms_[i].push_back({*table.terms()[t], term_n[t], label});
   }
 }
 
@@ -301,25 +306,24 @@ Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>
                  const std::vector<TermCount>& terms, unsigned limit, const FacetTable* table) {
   Facet facet{kind, {}};
   const std::string prefix = facet_info(kind).prefix;
-  // `terms` is in term order: months newest first are its end read
-  // backwards; the others the biggest counts, ties in term order.
+  // Months: the newest first; the others: the biggest counts, ties in
+  // byte order. Only the first `limit` are put in order.
   std::vector<const TermCount*> items;
+  for (const auto& t : terms)
+    if (kind != FacetKind::kMonth || is_month_term(t.term)) items.push_back(&t);
+  const std::size_t kept = std::min<std::size_t>(limit, items.size());
   if (kind == FacetKind::kMonth) {
-    for (auto it = terms.rbegin(); it != terms.rend() && items.size() < limit; ++it)
-      if (is_month_term(*it->term)) items.push_back(&*it);
+    std::partial_sort(items.begin(), items.begin() + kept, items.end(),
+                      [](const TermCount* a, const TermCount* b) { return a->term > b->term; });
   } else {
-    for (const auto& t : terms) items.push_back(&t);
-    // Only the first `limit` in order: ties go to the earlier term (`terms`
-    // is in term order, so the lower address).
-    const std::size_t kept = std::min<std::size_t>(limit, items.size());
     std::partial_sort(items.begin(), items.begin() + kept, items.end(), [](const TermCount* a, const TermCount* b) {
-      return a->n != b->n ? a->n > b->n : std::less<const TermCount*>()(a, b);
+      return a->n != b->n ? a->n > b->n : a->term < b->term;
     });
-    items.resize(kept);
   }
+  items.resize(kept);
   facet.values.reserve(items.size());
   for (const TermCount* item : items) {
-    const std::string& term = *item->term;
+    const std::string term(item->term);
     FacetValue v;
     v.count = item->n;
     v.value = term.substr(prefix.size());
@@ -329,7 +333,8 @@ Facet make_facet(const Xapian::Database& db, const std::vector<Xapian::Database>
     } else if (kind == FacetKind::kFeed) {
       v.label = table ? table->feed_title(v.value) : title_of_feed(shards, v.value);
     } else {
-      v.label = item->label ? *item->label : label_from_post(db, term, prefix, kind == FacetKind::kAuthor);
+      v.label = !item->label.empty() ? std::string(item->label)
+                                     : label_from_post(db, term, prefix, kind == FacetKind::kAuthor);
       if (!v.label.empty()) v.value = schema::lowercase_utf8(v.label);
       else v.label = v.value;
     }

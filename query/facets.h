@@ -21,12 +21,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include <tsl/robin_map.h>
 
 #include "query/facet_kind.h"
 #include "query/result.h"
@@ -72,15 +73,16 @@ class FacetTable {
 
 // One facet term and the number of matching documents that carry it, with
 // its label as most of the matching posts wrote it, ties going to the first
-// in byte order (null when no matching post's value holds a label: feeds,
+// in byte order (empty when no matching post's value holds a label: feeds,
 // months, long labels). Every way of counting (a FacetTable, the value
 // streams, Xapian's ValueCountMatchSpy over remote shards) knows how many
 // matches carry each label, so all of them label a category written
-// "Debugging" and "debugging" alike.
+// "Debugging" and "debugging" alike. The views point into the FacetSpy that
+// counted, or into its FacetTable.
 struct TermCount {
-  const std::string* term;
+  std::string_view term;
   Xapian::doccount n;
-  const std::string* label;
+  std::string_view label;
 };
 
 class FacetSpy : public Xapian::MatchSpy {
@@ -110,7 +112,7 @@ class FacetSpy : public Xapian::MatchSpy {
   // How many matches it was shown.
   Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()); }
 
-  // The terms of the i-th prefix that some match carries, in byte order.
+  // The terms of the i-th prefix that some match carries, in no order.
   const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
 
  private:
@@ -118,21 +120,28 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<std::uint8_t> bits_;     // facet_bit() of each
   std::vector<std::vector<TermCount>> terms_;
   std::vector<Xapian::docid> matched_;
-  // What terms_ points into when counting from the database.
-  std::deque<std::string> strings_;
 
-  // Matches per (term, label) pair, keyed by the term's length (a byte),
-  // the term and the label: terms are at most 245 bytes.
+  // Matches per (term, label) pair, a pair known by its bytes in a facet
+  // value (schema.h: a length byte, the term, a length byte, the label).
+  // The bytes of each distinct pair are kept here once, and are what terms_
+  // points into when counting from the database: counting a value
+  // allocates nothing for a pair seen before.
   class PairCounts {
    public:
     void add_value(std::string_view facet_value, Xapian::doccount n);
+    struct Pair {
+      std::string_view term, label;
+      Xapian::doccount n;
+    };
+    const std::vector<Pair>& pairs() const { return pairs_; }
 
    private:
-    friend class FacetSpy;
-    std::unordered_map<std::string, Xapian::doccount> counts_;
-    std::string key_;
+    tsl::robin_map<std::string_view, std::uint32_t> index_;  // a pair's bytes -> its place in pairs_
+    std::vector<Pair> pairs_;
+    std::vector<std::string> blocks_;  // the kept bytes; a block never grows past its capacity
   };
-  void add_pairs(const PairCounts& pairs);
+  PairCounts pairs_;
+  void add_pairs();
   void count_from_table(const FacetTable& table);
 };
 

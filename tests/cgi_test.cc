@@ -708,6 +708,47 @@ TEST(FacetCounts, ThousandsOfDistinctValuesFromTheTable) {
   }
 }
 
+// Past the limit, equal counts go to the first value in byte order, and
+// months are the newest: the same from the value streams and the table.
+TEST(FacetCounts, EqualCountsUnderALimitInByteOrder) {
+  const ScratchDatabase scratch("cgi_test_facet_ties");
+  {
+    Xapian::WritableDatabase db = scratch.create();
+    // Categories d, b, c, a: 3 posts each, and e: 4; months 2026-01..2026-06.
+    const std::vector<std::string> categories = {"d", "b", "c", "a", "e", "d", "b", "c", "a", "e",
+                                                 "d", "b", "c", "a", "e", "e"};
+    for (std::size_t i = 0; i < categories.size(); ++i) {
+      Xapian::Document doc;
+      doc.add_term("common");
+      doc.add_term("Zcommon");
+      doc.add_boolean_term(schema::exact_term(schema::kCategory, categories[i]));
+      doc.add_boolean_term(std::string(schema::kMonth) + "20260" + std::to_string(1 + i % 6));
+      doc.add_value(schema::kSlotFacets, schema::facet_value(doc, {}, {categories[i]}));
+      doc.add_value(schema::kSlotRecord, "{\"id\":\"p" + std::to_string(i) + "\"}");
+      db.add_document(doc);
+    }
+    db.commit();
+  }
+  SearcherOptions options;
+  options.cache_bytes = 1 << 20;
+  Searcher plain(scratch.dir.string()), cached(scratch.dir.string(), options);
+  SearchRequest r;
+  r.query.text = "common";
+  r.query.spelling = false;
+  r.facets = {FacetKind::kCategory, FacetKind::kMonth};
+  r.facet_limit = 3;
+  r.snippets = false;
+  for (Searcher* s : {&plain, &cached}) {
+    const SearchResult got = s->search(r);
+    ASSERT_EQ(got.facets.size(), 2u);
+    std::vector<std::string> categories, months;
+    for (const auto& v : got.facets[0].values) categories.push_back(v.value + "=" + std::to_string(v.count));
+    for (const auto& v : got.facets[1].values) months.push_back(v.value);
+    EXPECT_EQ(categories, (std::vector<std::string>{"e=4", "a=3", "b=3"})) << (s == &plain ? "streams" : "table");
+    EXPECT_EQ(months, (std::vector<std::string>{"2026-06", "2026-05", "2026-04"})) << (s == &plain ? "streams" : "table");
+  }
+}
+
 // ---- CgiApp over a real database ---------------------------------------------
 
 class CgiAppTest : public ::testing::Test {

@@ -1485,7 +1485,7 @@ TEST_F(BoundedFacetsTest, IdsShownOutOfOrderCountTheSame) {
   backwards.count({db});
   auto as_map = [](const std::vector<TermCount>& terms) {
     std::map<std::string, Xapian::doccount> out;
-    for (const auto& t : terms) out[*t.term] = t.n;
+    for (const auto& t : terms) out[std::string(t.term)] = t.n;
     return out;
   };
   const auto expected = std::map<std::string, Xapian::doccount>{{"Keven", 150}, {"Kodd", 150}, {"Krare", 3}};
