@@ -24,7 +24,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <tsl/robin_map.h>
