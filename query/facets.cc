@@ -4,7 +4,6 @@
 #include <cstring>
 #include <functional>
 #include <string_view>
-#include <unordered_map>
 
 #include "indexer/schema.h"
 #include "query/value_streams.h"
@@ -126,43 +125,57 @@ void FacetSpy::add(const FacetSpy& other) {
   matched_.insert(matched_.end(), other.matched_.begin(), other.matched_.end());
 }
 
+void FacetPairs::number(std::string_view value, std::vector<std::uint32_t>& numbers) {
+  schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
+    // The pair's bytes in the value: its length byte, term, length byte, label.
+    const std::string_view bytes(term.data() - 1, label.data() + label.size() - (term.data() - 1));
+    if (const auto found = index_.find(bytes); found != index_.end()) {
+      numbers.push_back(found->second);
+      return;
+    }
+    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
+      blocks_.emplace_back();
+      blocks_.back().reserve(std::max<std::size_t>(std::size_t{64} << 10, bytes.size()));
+    }
+    std::string& block = blocks_.back();
+    const std::size_t at = block.size();
+    block.append(bytes);  // within its capacity: the block's bytes stay where they are
+    const std::string_view kept = std::string_view(block).substr(at, bytes.size());
+    const auto number = static_cast<std::uint32_t>(pairs_.size());
+    index_.emplace(kept, number);
+    pairs_.push_back({kept.substr(1, term.size()), kept.substr(term.size() + 2)});
+    numbers.push_back(number);
+  });
+}
+
 FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
   const Xapian::docid last = last_docid(shards);
   offsets_.assign(last + 2, 0);
-  std::unordered_map<std::string, std::uint32_t> numbers;  // encoded pair -> its number
   Xapian::docid next = 1;  // offsets_ of docids without a value repeat the one before
   for_each_value(shards, schema::kSlotFacets, last, [&](Xapian::docid did, const std::string& value) {
     for (; next <= did; ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
-    schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
-      std::string key;
-      key += static_cast<char>(term.size());
-      key += term;
-      key += label;
-      const auto [found, added] = numbers.try_emplace(std::move(key), static_cast<std::uint32_t>(pairs_.size()));
-      if (added) pairs_.push_back({std::string(term), std::string(label)});
-      ids_.push_back(found->second);
-    });
+    pairs_.number(value, ids_);
   });
   for (; next < offsets_.size(); ++next) offsets_[next] = static_cast<std::uint32_t>(ids_.size());
   ids_.shrink_to_fit();  // kept until the database changes: not the slack of its growth
-  pairs_.shrink_to_fit();
-  std::vector<std::uint32_t> by_term(pairs_.size());
+  const auto& pairs = pairs_.pairs();
+  std::vector<std::uint32_t> by_term(pairs.size());
   for (std::uint32_t p = 0; p < by_term.size(); ++p) by_term[p] = p;
   std::sort(by_term.begin(), by_term.end(),
-            [this](std::uint32_t a, std::uint32_t b) { return pairs_[a].term < pairs_[b].term; });
+            [&pairs](std::uint32_t a, std::uint32_t b) { return pairs[a].term < pairs[b].term; });
+  term_ranks_.assign(pairs.size(), 0);
   for (std::uint32_t p : by_term) {
-    if (terms_.empty() || *terms_.back() != pairs_[p].term) terms_.push_back(&pairs_[p].term);
-    pairs_[p].term_rank = static_cast<std::uint32_t>(terms_.size() - 1);
+    if (terms_.empty() || terms_.back() != pairs[p].term) terms_.push_back(pairs[p].term);
+    term_ranks_[p] = static_cast<std::uint32_t>(terms_.size() - 1);
   }
   term_facets_.assign(terms_.size(), 0);
   for (std::size_t t = 0; t < terms_.size(); ++t)
     for (const FacetInfo& f : kFacetTable)
-      if (std::string_view(*terms_[t]).substr(0, std::strlen(f.prefix)) == f.prefix)
-        term_facets_[t] |= facet_bit(f.kind);
+      if (terms_[t].substr(0, std::strlen(f.prefix)) == f.prefix) term_facets_[t] |= facet_bit(f.kind);
   const std::string_view feed_prefix = schema::kFeed;
-  for (const Pair& p : pairs_)
-    if (p.term.compare(0, feed_prefix.size(), feed_prefix) == 0) {
-      const std::string id = p.term.substr(feed_prefix.size());
+  for (std::string_view term : terms_)
+    if (term.substr(0, feed_prefix.size()) == feed_prefix) {
+      const std::string id(term.substr(feed_prefix.size()));
       feed_titles_.emplace(id, title_of_feed(shards, id));
     }
 }
@@ -212,66 +225,59 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
     const unsigned s = schema::shard_of_docid(did, k);
     if (at[s] == end[s]) continue;
     at[s].skip_to(did);
-    if (at[s] != end[s] && at[s].get_docid() == did) pairs_.add_value(*at[s], 1);
+    if (at[s] != end[s] && at[s].get_docid() == did) add_value(*at[s], 1);
   }
   add_pairs();
 }
 
 void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
   if (prefixes_.empty()) return;
-  for (auto v = values.values_begin(); v != values.values_end(); ++v) pairs_.add_value(*v, v.get_termfreq());
+  for (auto v = values.values_begin(); v != values.values_end(); ++v) add_value(*v, v.get_termfreq());
   add_pairs();
 }
 
-void FacetSpy::PairCounts::add_value(std::string_view value, Xapian::doccount n) {
-  schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
-    // The pair's bytes in the value: its length byte, term, length byte, label.
-    const std::string_view bytes(term.data() - 1, label.data() + label.size() - (term.data() - 1));
-    if (const auto found = index_.find(bytes); found != index_.end()) {
-      pairs_[found->second].n += n;
-      return;
-    }
-    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
-      blocks_.emplace_back();
-      blocks_.back().reserve(std::max<std::size_t>(std::size_t{64} << 10, bytes.size()));
-    }
-    std::string& block = blocks_.back();
-    const std::size_t at = block.size();
-    block.append(bytes);  // within its capacity: the block's bytes stay where they are
-    const std::string_view kept = std::string_view(block).substr(at, bytes.size());
-    index_.emplace(kept, static_cast<std::uint32_t>(pairs_.size()));
-    pairs_.push_back({kept.substr(1, term.size()), kept.substr(term.size() + 2), n});
-  });
+void FacetSpy::add_value(std::string_view value, Xapian::doccount n) {
+  numbers_.clear();
+  pairs_.number(value, numbers_);
+  for (std::uint32_t p : numbers_) {
+    if (p >= pair_counts_.size()) pair_counts_.resize(p + 1, 0);
+    pair_counts_[p] += n;
+  }
 }
 
 void FacetSpy::add_pairs() {
   // Per term: the sum over its pairs (which differ in their labels), and
   // the label most matches carry, ties to the first in byte order
   // (TermCount).
+  constexpr std::uint32_t kNone = ~std::uint32_t{0};
   struct Sum {
     std::string_view term;
     Xapian::doccount n = 0;
-    const PairCounts::Pair* best = nullptr;
+    std::uint32_t best = kNone;  // the pair whose label it shows
   };
+  const auto& pairs = pairs_.pairs();
   std::vector<Sum> sums;
   tsl::robin_map<std::string_view, std::uint32_t> by_term;
-  by_term.reserve(pairs_.pairs().size());
-  for (const auto& pair : pairs_.pairs()) {
-    const auto [at, added] = by_term.try_emplace(pair.term, static_cast<std::uint32_t>(sums.size()));
-    if (added) sums.push_back({pair.term});
+  by_term.reserve(pairs.size());
+  for (std::uint32_t p = 0; p < pairs.size(); ++p) {
+    const auto [at, added] = by_term.try_emplace(pairs[p].term, static_cast<std::uint32_t>(sums.size()));
+    if (added) sums.push_back({pairs[p].term});
     Sum& sum = sums[at->second];
-    sum.n += pair.n;
-    if (pair.label.empty()) continue;
-    if (!sum.best || pair.n > sum.best->n || (pair.n == sum.best->n && pair.label < sum.best->label)) sum.best = &pair;
+    const Xapian::doccount n = pair_counts_[p];
+    sum.n += n;
+    if (pairs[p].label.empty()) continue;
+    const std::uint32_t best = sum.best;
+    if (best == kNone || n > pair_counts_[best] || (n == pair_counts_[best] && pairs[p].label < pairs[best].label))
+      sum.best = p;
   }
   for (const Sum& sum : sums)
     for (std::size_t i = 0; i < prefixes_.size(); ++i)
       if (sum.term.substr(0, prefixes_[i].size()) == prefixes_[i])
-        terms_[i].push_back({sum.term, sum.n, sum.best ? sum.best->label : std::string_view()});
+        terms_[i].push_back({sum.term, sum.n, sum.best == kNone ? std::string_view() : pairs[sum.best].label});
 }
 
 void FacetSpy::count_from_table(const FacetTable& table) {
-  const auto& pairs = table.pairs();
+  const auto& pairs = table.pairs().pairs();
   // Per pair: how many matches carry it; `seen` lists the pairs counted.
   std::vector<Xapian::doccount> n(pairs.size(), 0);
   std::vector<std::uint32_t> seen;
@@ -285,7 +291,7 @@ void FacetSpy::count_from_table(const FacetTable& table) {
   std::vector<Xapian::doccount> term_n(table.terms().size(), 0);
   std::vector<std::uint32_t> term_label(table.terms().size(), kNone);
   for (std::uint32_t p : seen) {
-    const std::uint32_t t = pairs[p].term_rank;
+    const std::uint32_t t = table.term_rank(p);
     term_n[t] += n[p];
     if (pairs[p].label.empty()) continue;
     const std::uint32_t best = term_label[t];
@@ -298,7 +304,7 @@ void FacetSpy::count_from_table(const FacetTable& table) {
     if (term_n[t] == 0) continue;
     const std::string_view label = term_label[t] == kNone ? std::string_view() : pairs[term_label[t]].label;
     for (std::size_t i = 0; i < bits_.size(); ++i)
-      if (table.term_facets(t) & bits_[i]) terms_[i].push_back({*table.terms()[t], term_n[t], label});
+      if (table.term_facets(t) & bits_[i]) terms_[i].push_back({table.terms()[t], term_n[t], label});
   }
 }
 

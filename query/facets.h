@@ -33,6 +33,27 @@
 
 namespace blogsearch {
 
+// The distinct (term, label) pairs of kSlotFacets values (schema.h:
+// facet_value(): a length byte, the term, a length byte, the label), each
+// numbered in the order first seen. A pair is looked up by its own bytes in
+// the value, and those bytes are kept here once: numbering a value
+// allocates nothing for a pair seen before. The views of pairs() stay valid
+// while it lives.
+class FacetPairs {
+ public:
+  struct Pair {
+    std::string_view term, label;
+  };
+  // Appends the number of each pair of `value` to `numbers`, in order.
+  void number(std::string_view value, std::vector<std::uint32_t>& numbers);
+  const std::vector<Pair>& pairs() const { return pairs_; }
+
+ private:
+  tsl::robin_map<std::string_view, std::uint32_t> index_;  // a pair's bytes -> its number
+  std::vector<Pair> pairs_;                                 // by number
+  std::vector<std::string> blocks_;  // the kept bytes; a block never grows past its capacity
+};
+
 // The kSlotFacets values of every document of one database revision, in
 // memory: each distinct (term, label) pair once, and per docid (in its
 // shard, distinct across `shards`) the numbers of its pairs; and the title
@@ -43,14 +64,11 @@ class FacetTable {
  public:
   explicit FacetTable(const std::vector<Xapian::Database>& shards);
 
-  struct Pair {
-    std::string term;
-    std::string label;
-    std::uint32_t term_rank = 0;  // the term's place among the distinct terms, in byte order
-  };
-  const std::vector<Pair>& pairs() const { return pairs_; }
+  const FacetPairs& pairs() const { return pairs_; }
+  // Each pair's term's place among the distinct terms, in byte order.
+  std::uint32_t term_rank(std::uint32_t pair) const { return term_ranks_[pair]; }
   // The distinct terms of the pairs, in byte order.
-  const std::vector<const std::string*>& terms() const { return terms_; }
+  const std::vector<std::string_view>& terms() const { return terms_; }
   // The facets (a bit per FacetKind) whose prefix the term of that rank
   // starts with: counting looks here instead of comparing strings.
   std::uint8_t term_facets(std::uint32_t rank) const { return term_facets_[rank]; }
@@ -62,8 +80,9 @@ class FacetTable {
   const std::string& feed_title(const std::string& feed_id) const;
 
  private:
-  std::vector<Pair> pairs_;
-  std::vector<const std::string*> terms_;  // into pairs_, which no longer changes
+  FacetPairs pairs_;
+  std::vector<std::uint32_t> term_ranks_;  // by pair number
+  std::vector<std::string_view> terms_;    // into pairs_
   std::vector<std::uint8_t> term_facets_;  // by term rank
   std::map<std::string, std::string> feed_titles_;
   std::vector<std::uint32_t> offsets_;  // by docid: where its numbers start in ids_
@@ -120,26 +139,12 @@ class FacetSpy : public Xapian::MatchSpy {
   std::vector<std::vector<TermCount>> terms_;
   std::vector<Xapian::docid> matched_;
 
-  // Matches per (term, label) pair, a pair known by its bytes in a facet
-  // value (schema.h: a length byte, the term, a length byte, the label).
-  // The bytes of each distinct pair are kept here once, and are what terms_
-  // points into when counting from the database: counting a value
-  // allocates nothing for a pair seen before.
-  class PairCounts {
-   public:
-    void add_value(std::string_view facet_value, Xapian::doccount n);
-    struct Pair {
-      std::string_view term, label;
-      Xapian::doccount n;
-    };
-    const std::vector<Pair>& pairs() const { return pairs_; }
-
-   private:
-    tsl::robin_map<std::string_view, std::uint32_t> index_;  // a pair's bytes -> its place in pairs_
-    std::vector<Pair> pairs_;
-    std::vector<std::string> blocks_;  // the kept bytes; a block never grows past its capacity
-  };
-  PairCounts pairs_;
+  // The pairs of the values counted (what terms_ points into when counting
+  // from the database), and how many matches carry each, by number.
+  FacetPairs pairs_;
+  std::vector<Xapian::doccount> pair_counts_;
+  std::vector<std::uint32_t> numbers_;  // of one value's pairs
+  void add_value(std::string_view facet_value, Xapian::doccount n);
   void add_pairs();
   void count_from_table(const FacetTable& table);
 };
