@@ -171,10 +171,10 @@ void add_cost(const Xapian::Database& db, const Xapian::Query& q, std::uint64_t 
   for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) add_cost(db, q.get_subquery(i), weight, cap, total);
 }
 
-bool has_xor(const Xapian::Query& q) {
-  if (q.get_type() == Xapian::Query::OP_XOR) return true;
+bool has_op(const Xapian::Query& q, Xapian::Query::op op) {
+  if (q.get_type() == op) return true;
   for (std::size_t i = 0; i < q.get_num_subqueries(); ++i)
-    if (has_xor(q.get_subquery(i))) return true;
+    if (has_op(q.get_subquery(i), op)) return true;
   return false;
 }
 
@@ -186,8 +186,12 @@ std::uint64_t match_cost_bound(const Xapian::Database& db, const Xapian::Query& 
   return total;
 }
 
+bool reads_positions(const Xapian::Query& query) {
+  return has_op(query, Xapian::Query::OP_PHRASE) || has_op(query, Xapian::Query::OP_NEAR);
+}
+
 void check_shard_operators(const Xapian::Database& db, const Xapian::Query& query, const std::string& text) {
-  if (db.size() < 2 || !has_xor(query)) return;
+  if (db.size() < 2 || !has_op(query, Xapian::Query::OP_XOR)) return;
   throw QueryError("XOR cannot be searched in a database of several shards (Xapian 1.4 fails on it); "
                    "write (a OR b) NOT (a AND b) instead",
                    text, column_of(text, "xor"), 3);

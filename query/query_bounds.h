@@ -64,6 +64,9 @@ void check_wildcard_total(const Xapian::Database& db, const Xapian::Query& query
 inline constexpr Xapian::doccount kPositionsCost = 10;
 std::uint64_t match_cost_bound(const Xapian::Database& db, const Xapian::Query& query, std::uint64_t cap);
 
+// Whether a match of `query` reads positions (a phrase or NEAR in it).
+bool reads_positions(const Xapian::Query& query);
+
 // Throws QueryError when `query` (as parsed from `text`) uses XOR and `db`
 // has several shards: Xapian 1.4.22 crashes on it there (MultiXorPostList::
 // recalc_maxweight, once every term of the XOR has ended in a shard that

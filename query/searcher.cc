@@ -541,13 +541,17 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // Many postings to read (match_cost_bound) and many possible matches
   // (Xapian's upper bound, worked out from the terms' frequencies without
   // matching): a word in one feed's posts ANDed with a common word reads
-  // few of the common word's postings. Not while the facets' sample runs
-  // beside the match with fewer cores than the threads would be: a
-  // phrase's sample takes longer than its match, and the page then waits
-  // for a sample that shares its cores (46 to 50 ms for "open source" over
-  // a million posts on 2 cores).
+  // few of the common word's postings. Not for a phrase while the facets'
+  // sample runs beside the match with fewer cores than the threads would
+  // be: a phrase's sample reads positions too and takes longer than its
+  // match, and the page then waits for a sample that shares its cores (46
+  // to 50 ms for "open source" over a million posts on 2 cores). A word's
+  // sample skips most postings, and its match gains more than the
+  // sample loses.
   auto worth_splitting = [&] {
-    if (beside.stride > 0 && shards_.shards.size() + 1 > std::thread::hardware_concurrency()) return false;
+    if (beside.stride > 0 && shards_.shards.size() + 1 > std::thread::hardware_concurrency() &&
+        reads_positions(query))
+      return false;
     const std::uint64_t bound = options_.split_postings;
     if (cost < bound) return false;
     Xapian::Enquire probe(db_);

@@ -432,5 +432,53 @@ TEST_F(DocidsTest, AMatchSplitByShardRanksAsOneMatch) {
   }
 }
 
+// While a long-running searcher counts its facets' sample beside the
+// match, a match of words is still split by shard (the sample skips most
+// postings), with the same page and facets as unsplit. A phrase's sample
+// reads positions: beside it, the phrase's match is split only where the
+// cores outnumber the threads.
+TEST_F(DocidsTest, AWordIsSplitBesideItsFacetSample) {
+  if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
+  const std::string db = dir_ + "/db";
+  Writer(db, 2).ingest(sample_data());
+  SearcherOptions split = long_running(), whole = long_running();
+  split.split_postings = 1;  // every match worth it
+  whole.split_postings = 0;  // none
+  Searcher a(db, whole), b(db, split);
+  const bool phrase_splits = 3 <= std::thread::hardware_concurrency();
+  unsigned words_beside = 0, phrases_beside = 0;
+  for (const std::string q : {"the", "pytorch", "kernel OR notes", "model -the", "\"of the\"", "\"in the\"",
+                              "\"the pytorch\""}) {
+    const unsigned long split_before = b.kept_use().matches_by_shard;
+    auto started = [&b] { return b.kept_use().samples_beside + b.kept_use().samples_beside_dropped; };
+    const unsigned long beside_before = started();
+    SearchRequest r = exact_request(q);
+    r.exact_count = false;
+    r.facet_bound = 2;  // a sample of every match but the rarest
+    const SearchResult one = a.search(r), two = b.search(r);
+    ASSERT_EQ(one.hits.size(), two.hits.size()) << q;
+    for (std::size_t i = 0; i < one.hits.size(); ++i) {
+      EXPECT_EQ(one.hits[i].post->id, two.hits[i].post->id) << q << " #" << i;
+      EXPECT_EQ(one.hits[i].weight, two.hits[i].weight) << q << " #" << i;
+    }
+    ASSERT_EQ(one.facets.size(), two.facets.size()) << q;
+    for (std::size_t f = 0; f < one.facets.size(); ++f) {
+      ASSERT_EQ(one.facets[f].values.size(), two.facets[f].values.size()) << q;
+      for (std::size_t v = 0; v < one.facets[f].values.size(); ++v) {
+        EXPECT_EQ(one.facets[f].values[v].value, two.facets[f].values[v].value) << q;
+        EXPECT_EQ(one.facets[f].values[v].count, two.facets[f].values[v].count) << q;
+      }
+    }
+    const bool beside = started() > beside_before;
+    const bool was_split = b.kept_use().matches_by_shard > split_before;
+    const bool phrase = q[0] == '"';
+    (phrase ? phrases_beside : words_beside) += beside;
+    EXPECT_EQ(was_split, !(phrase && beside) || phrase_splits) << q;
+  }
+  EXPECT_GE(words_beside, 2u);
+  EXPECT_GE(phrases_beside, 1u);
+  EXPECT_EQ(a.kept_use().matches_by_shard, 0u);
+}
+
 }  // namespace
 }  // namespace blogsearch
