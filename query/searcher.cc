@@ -595,7 +595,6 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   if (count_values && shards_.remote && faceted) {
     Xapian::Enquire count(db_);
-    count.set_weighting_scheme(Xapian::BoolWeight());  // counted, not ranked: no weights worked out
     count.set_query(query);
     count.add_matchspy(&values);
     count.get_mset(0, 0, check_at_least);
