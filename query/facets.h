@@ -149,6 +149,25 @@ class FacetSpy : public Xapian::MatchSpy {
   void count_from_table(const FacetTable& table);
 };
 
+// The weighting scheme of a pass that counts matches and ranks none: every
+// match weighs 0, worked out from its wdf alone (no document length read,
+// no BM25). Not Xapian::BoolWeight: with it, Xapian 1.4.22 reads a term
+// that indexes every document of a shard from the list of document lengths
+// under the term's name, and throws "Unexpected end of posting list" past
+// that list's first chunk. Local databases only: xapian-tcpsrv does not
+// know it.
+class CountingWeight : public Xapian::Weight {
+ public:
+  CountingWeight() { need_stat(WDF); }
+  CountingWeight* clone() const override { return new CountingWeight; }
+  std::string name() const override { return "blogsearch::CountingWeight"; }
+  void init(double) override {}
+  double get_sumpart(Xapian::termcount, Xapian::termcount, Xapian::termcount) const override { return 0; }
+  double get_maxpart() const override { return 0; }
+  double get_sumextra(Xapian::termcount, Xapian::termcount) const override { return 0; }
+  double get_maxextra() const override { return 0; }
+};
+
 // `query` restricted to about one document in `stride` (by a hash of its id
 // in each shard, the same ones every time): a sample of the matches spread
 // over the whole database, found at about the cost of the sample (the

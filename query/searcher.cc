@@ -274,7 +274,7 @@ struct SampleBeside {
     auto count = [this, &second, query = std::move(query), time_limit, &hooks, caller = gettid()] {
       HelperScope scope(hooks, caller);
       Xapian::Enquire pass(second);
-      pass.set_weighting_scheme(Xapian::BoolWeight());  // counted, not ranked: no weights worked out
+      pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
       pass.set_query(query);
       pass.add_matchspy(spy.get());
       if (time_limit > 0) pass.set_time_limit(time_limit);
@@ -690,7 +690,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     }
     pass_spy = std::make_unique<FacetSpy>(request.facets);
     Xapian::Enquire pass(db_);
-    pass.set_weighting_scheme(Xapian::BoolWeight());  // counted, not ranked: no weights worked out
+    pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
     pass.set_query(stride > 1 ? sampled(query, stride) : query);
     if (count_values) pass.add_matchspy(pass_values.get());
     else pass.add_matchspy(pass_spy.get());
