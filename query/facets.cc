@@ -239,10 +239,8 @@ void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {
 void FacetSpy::add_value(std::string_view value, Xapian::doccount n) {
   numbers_.clear();
   pairs_.number(value, numbers_);
-  for (std::uint32_t p : numbers_) {
-    if (p >= pair_counts_.size()) pair_counts_.resize(p + 1, 0);
-    pair_counts_[p] += n;
-  }
+  pair_counts_.resize(pairs_.pairs().size(), 0);  // new pairs are numbered from the end
+  for (std::uint32_t p : numbers_) pair_counts_[p] += n;
 }
 
 void FacetSpy::add_pairs() {
