@@ -81,6 +81,15 @@ class WholeBM25 : public Xapian::Weight {
     const double normlen = std::max(get_doclength_lower_bound() * len_factor_, kMinNormlen);
     return termweight_ * (wdf / (kK1 * (normlen * kB + (1 - kB)) + wdf)) * (1 + 1e-9);
   }
+#if BLOGSEARCH_XAPIAN_PATCHED
+  // The bound glass skips postings by once the page is full
+  // (tools/xapian/search.patch): get_sumpart() falls as a document grows,
+  // and a document is at least as long as the shortest of its shard and as
+  // the term's wdf in it.
+  double get_maxpart_at_wdf(Xapian::termcount wdf) const override {
+    return get_sumpart(wdf, std::max(wdf, get_doclength_lower_bound()), 0);
+  }
+#endif
   double get_sumextra(Xapian::termcount, Xapian::termcount) const override { return 0; }
   double get_maxextra() const override { return 0; }
 
