@@ -52,9 +52,9 @@ namespace {
 // and do not alias with anything periodic in the order posts were indexed
 // in, or with the gaps between a shard's docids (schema.h), as every k-th
 // docid would. Stepping through the docids costs a multiplication and a
-// comparison each (the finaliser of MurmurHash3 before it cost four times
-// as much: a quarter of a faceted search over a million posts). Xapian
-// clones it for each shard and inits it with that shard.
+// comparison each (with MurmurHash3's finaliser it cost twice as much: a
+// quarter of a faceted search over a million posts). Xapian clones it for
+// each shard and inits it with that shard.
 class SampleSource : public Xapian::PostingSource {
  public:
   explicit SampleSource(Xapian::docid stride)
