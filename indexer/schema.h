@@ -417,6 +417,18 @@ inline std::string interleaved_docids_value(unsigned shard, unsigned shards) {
   return "interleaved " + std::to_string(shard) + "/" + std::to_string(shards);
 }
 
+// Whether `db`, shard `shard` of `shards`, holds interleaved ids: it is
+// marked so (kMetaDocids), and its first and last ids are its shard's. A
+// shard compacted by `xapian-compact` without --no-renumber keeps the mark,
+// but its ids are moved down to start at 1: then no longer its shard's
+// (but in shard 0, whose ids do not move). Throws Xapian errors.
+inline bool ids_interleaved(const Xapian::Database& db, unsigned shard, unsigned shards) {
+  if (shards <= 1) return true;
+  if (db.get_metadata(kMetaDocids) != interleaved_docids_value(shard, shards)) return false;
+  if (db.get_doccount() == 0) return true;
+  return shard_of_docid(*db.postlist_begin(""), shards) == shard && shard_of_docid(db.get_lastdocid(), shards) == shard;
+}
+
 // The generation the stub in `db_path` names ("auto gen-..." or, for a
 // sharded database, "auto gen-.../shard-0" on its first line); "" when
 // there is no stub or it names anything but a directory beside it. Never

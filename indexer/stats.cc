@@ -61,12 +61,13 @@ DatabaseStats read_stats(const std::string& path, bool with_ranges) {
     for (unsigned n = 0; n < k; ++n) {
       const Xapian::Database shard(layout.shards[n]);
       stats.shards.push_back({layout.shards[n], static_cast<long>(shard.get_doccount())});
-      interleaved = interleaved && shard.get_metadata(schema::kMetaDocids) == schema::interleaved_docids_value(n, k);
+      interleaved = interleaved && schema::ids_interleaved(shard, n, k);
     }
-    // Its document ids repeat across shards (schema.md): searches work, but
-    // a FastCGI process keeps no facet table or sort keys.
+    // Its document ids repeat across shards (schema.md; written before they
+    // were interleaved, or a shard renumbered by xapian-compact): searches
+    // work, but a FastCGI process keeps no facet table or sort keys.
     if (layout.kind == Layout::Kind::kSharded && k > 1 && !interleaved)
-      stats.layout = "sharded, ids from before they were interleaved (rebuild makes FastCGI pages faster)";
+      stats.layout = "sharded, ids not interleaved (rebuild makes FastCGI pages faster)";
     Xapian::Database db(path);
     stats.documents = static_cast<long>(db.get_doccount());
     stats.schema_version = std::atoi(db.get_metadata(schema::kMetaSchemaVersion).c_str());

@@ -567,15 +567,22 @@ void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
         std::max(impl_->commit_number, std::strtoull(s->database().get_metadata(schema::kMetaCommit).c_str(), nullptr, 10));
   {
     // Interleaved ids (schema.h) for a database that has no documents yet
-    // or already has them; one shard's ids always are.
+    // or already has them; one shard's ids always are. A mark its ids no
+    // longer match (a shard renumbered by xapian-compact) goes at the next
+    // commit: the ids then repeat across shards, until a rebuild.
     bool empty = true, marked = true;
     const unsigned k = impl_->shard_count();
     for (unsigned n = 0; n < k; ++n) {
       Xapian::WritableDatabase& db = impl_->shards[n]->database();
       empty = empty && db.get_lastdocid() == 0;
-      marked = marked && db.get_metadata(schema::kMetaDocids) == schema::interleaved_docids_value(n, k);
+      marked = marked && schema::ids_interleaved(db, n, k);
     }
     impl_->interleaved = empty || marked || k == 1;
+    if (!impl_->interleaved)
+      for (unsigned n = 0; n < k; ++n) {
+        Xapian::WritableDatabase& db = impl_->shards[n]->database();
+        if (!db.get_metadata(schema::kMetaDocids).empty()) db.set_metadata(schema::kMetaDocids, "");
+      }
   }
   impl_->spelling = std::make_unique<SpellingWriter>(layout.spelling);
   std::string version = impl_->meta().get_metadata(schema::kMetaSchemaVersion);

@@ -157,7 +157,7 @@ ShardSet open_shards(const std::string& path, const ShardOptions& options) {
   const unsigned k = static_cast<unsigned>(set.shards.size());
   set.distinct_docids = !set.remote;
   for (unsigned n = 0; n < k && set.distinct_docids && k > 1; ++n)
-    set.distinct_docids = set.shards[n].get_metadata(schema::kMetaDocids) == schema::interleaved_docids_value(n, k);
+    set.distinct_docids = schema::ids_interleaved(set.shards[n], n, k);
   return set;
 }
 
