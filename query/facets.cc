@@ -125,24 +125,31 @@ void FacetSpy::add(const FacetSpy& other) {
 void FacetPairs::number(std::string_view value, std::vector<std::uint32_t>& numbers) {
   schema::for_each_facet_term(value, [&](std::string_view term, std::string_view label) {
     // The pair's bytes in the value: its length byte, term, length byte, label.
-    const std::string_view bytes(term.data() - 1, label.data() + label.size() - (term.data() - 1));
-    if (const auto found = index_.find(bytes); found != index_.end()) {
-      numbers.push_back(found->second);
-      return;
-    }
-    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
-      blocks_.emplace_back();
-      blocks_.back().reserve(std::max<std::size_t>(std::size_t{64} << 10, bytes.size()));
-    }
-    std::string& block = blocks_.back();
-    const std::size_t at = block.size();
-    block.append(bytes);  // within its capacity: the block's bytes stay where they are
-    const std::string_view kept = std::string_view(block).substr(at, bytes.size());
-    const auto number = static_cast<std::uint32_t>(pairs_.size());
-    index_.emplace(kept, number);
-    pairs_.push_back({kept.substr(1, term.size()), kept.substr(term.size() + 2)});
-    numbers.push_back(number);
+    numbers.push_back(
+        number_bytes(std::string_view(term.data() - 1, label.data() + label.size() - (term.data() - 1)), term.size()));
   });
+}
+
+std::uint32_t FacetPairs::number(const Pair& pair) {
+  // A kept pair's term and label lie in its bytes, as in the value.
+  const char* bytes = pair.term.data() - 1;
+  return number_bytes(std::string_view(bytes, pair.label.data() + pair.label.size() - bytes), pair.term.size());
+}
+
+std::uint32_t FacetPairs::number_bytes(std::string_view bytes, std::size_t term_size) {
+  if (const auto found = index_.find(bytes); found != index_.end()) return found->second;
+  if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(std::max<std::size_t>(std::size_t{64} << 10, bytes.size()));
+  }
+  std::string& block = blocks_.back();
+  const std::size_t at = block.size();
+  block.append(bytes);  // within its capacity: the block's bytes stay where they are
+  const std::string_view kept = std::string_view(block).substr(at, bytes.size());
+  const auto number = static_cast<std::uint32_t>(pairs_.size());
+  index_.emplace(kept, number);
+  pairs_.push_back({kept.substr(1, term_size), kept.substr(term_size + 2)});
+  return number;
 }
 
 FacetTable::FacetTable(const std::vector<Xapian::Database>& shards) {
@@ -191,11 +198,37 @@ const std::uint32_t* FacetTable::end(Xapian::docid did) const {
 }
 
 void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTable* table) {
-  if (prefixes_.empty() || matched_.empty()) return;
+  if (prefixes_.empty()) return;
+  if (tallied_) {
+    add_pairs();
+    return;
+  }
+  if (matched_.empty()) return;
   if (table) {  // in any order
     count_from_table(*table);
     return;
   }
+  read_values(shards);
+  add_pairs();
+}
+
+void FacetSpy::tally(const Xapian::Database& shard) {
+  if (prefixes_.empty() || matched_.empty()) return;
+  read_values({shard});
+}
+
+void FacetSpy::absorb(const FacetSpy& tallied) {
+  tallied_ = true;
+  absorbed_ += tallied.seen();
+  const auto& pairs = tallied.pairs_.pairs();
+  for (std::uint32_t p = 0; p < pairs.size(); ++p) {
+    const std::uint32_t n = pairs_.number(pairs[p]);
+    pair_counts_.resize(pairs_.pairs().size(), 0);
+    pair_counts_[n] += tallied.pair_counts_[p];
+  }
+}
+
+void FacetSpy::read_values(const std::vector<Xapian::Database>& shards) {
   // Xapian reports the matches of one shard after the other, each in docid
   // order: each shard's value stream can be read forwards as they come.
   const auto k = static_cast<unsigned>(shards.size());
@@ -224,7 +257,6 @@ void FacetSpy::count(const std::vector<Xapian::Database>& shards, const FacetTab
     at[s].skip_to(did);
     if (at[s] != end[s] && at[s].get_docid() == did) add_value(*at[s], 1);
   }
-  add_pairs();
 }
 
 void FacetSpy::count_values(const Xapian::ValueCountMatchSpy& values) {

@@ -46,9 +46,16 @@ class FacetPairs {
   };
   // Appends the number of each pair of `value` to `numbers`, in order.
   void number(std::string_view value, std::vector<std::uint32_t>& numbers);
+  // The number of `pair`, a pair of another FacetPairs (numbered here
+  // when new).
+  std::uint32_t number(const Pair& pair);
   const std::vector<Pair>& pairs() const { return pairs_; }
 
  private:
+  // `bytes`: a pair as a value holds it (its length byte, term, length
+  // byte, label), with a term of `term_size` bytes.
+  std::uint32_t number_bytes(std::string_view bytes, std::size_t term_size);
+
   tsl::robin_map<std::string_view, std::uint32_t> index_;  // a pair's bytes -> its number
   std::vector<Pair> pairs_;                                 // by number
   std::vector<std::string> blocks_;  // the kept bytes; a block never grows past its capacity
@@ -127,8 +134,16 @@ class FacetSpy : public Xapian::MatchSpy {
   // shard (shard_match.h) gives each thread a spy of its own. Call before
   // count().
   void add(const FacetSpy& other);
-  // How many matches it was shown.
-  Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()); }
+
+  // Counting shard by shard, each on a thread of its own: a spy shown the
+  // matches of one shard alone (their ids in it) reads their values from
+  // `shard` (tally), and one spy then takes in each such spy's counts
+  // (absorb), before its count(), which then reads nothing more.
+  void tally(const Xapian::Database& shard);
+  void absorb(const FacetSpy& tallied);
+
+  // How many matches it was shown (and the spies it absorbed).
+  Xapian::doccount seen() const { return static_cast<Xapian::doccount>(matched_.size()) + absorbed_; }
 
   // The terms of the i-th prefix that some match carries, in no order.
   const std::vector<TermCount>& terms(std::size_t i) const { return terms_[i]; }
@@ -144,6 +159,11 @@ class FacetSpy : public Xapian::MatchSpy {
   FacetPairs pairs_;
   std::vector<Xapian::doccount> pair_counts_;
   std::vector<std::uint32_t> numbers_;  // of one value's pairs
+  Xapian::doccount absorbed_ = 0;       // matches seen by the spies absorbed
+  bool tallied_ = false;                // pair_counts_ hold them: count() reads nothing
+  // Adds the facet values of the matches (ids in `shards`, as count()) to
+  // pair_counts_.
+  void read_values(const std::vector<Xapian::Database>& shards);
   void add_value(std::string_view facet_value, Xapian::doccount n);
   void add_pairs();
   void count_from_table(const FacetTable& table);

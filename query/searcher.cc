@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <future>
+#include <memory>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -178,6 +180,51 @@ std::vector<Xapian::Database> open_handles(const ShardSet& set) {
     return {};
   }
   return handles;
+}
+
+// Counts the facets of the matches of queries[i] in shard i (`first`,
+// then `others`), at most `check` a shard and weighed by nothing, into
+// spies[i]: each shard on a thread of its own, the first on the calling
+// thread (a thread that cannot be started leaves its shard to the calling
+// one). What a thread throws is thrown once every thread has finished.
+void count_apart(const Xapian::Database& first, const std::vector<Xapian::Database>& others,
+                 const std::vector<Xapian::Query>& queries, std::vector<std::unique_ptr<FacetSpy>>& spies,
+                 Xapian::doccount check, double time_limit, const HelperHooks& hooks) {
+  auto run = [&](std::size_t i) {
+    const Xapian::Database& shard = i == 0 ? first : others[i - 1];
+    Xapian::Enquire pass(shard);
+    pass.set_weighting_scheme(CountingWeight());
+    pass.set_query(queries[i]);
+    pass.add_matchspy(spies[i].get());
+    if (time_limit > 0) pass.set_time_limit(time_limit);
+    pass.get_mset(0, 0, check);
+    spies[i]->tally(shard);
+  };
+  const pid_t caller = gettid();
+  std::vector<std::future<void>> threads;
+  std::vector<std::size_t> left;
+  for (std::size_t i = 1; i < spies.size(); ++i) {
+    try {
+      threads.push_back(std::async(std::launch::async, [&run, &hooks, caller, i] {
+        HelperScope scope(hooks, caller);
+        run(i);
+      }));
+    } catch (const std::system_error&) {
+      left.push_back(i);
+    }
+  }
+  std::exception_ptr failed;
+  auto note = [&failed](auto&& f) {
+    try {
+      f();
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
+  };
+  note([&] { run(0); });
+  for (std::size_t i : left) note([&] { run(i); });
+  for (auto& thread : threads) note([&] { thread.get(); });
+  if (failed) std::rethrow_exception(failed);
 }
 
 }  // namespace
@@ -689,6 +736,27 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       return pass_spy->seen();
     }
     pass_spy = std::make_unique<FacetSpy>(request.facets);
+    // A one-shot search over local shards samples and counts each shard on
+    // a thread of its own (a long-running one samples beside the match and
+    // counts from its table).
+    if (stride > 1 && !kept && !count_values && !shards_.remote && shards_.shards.size() > 1) {
+      const std::vector<Xapian::Database> others = open_handles(shards_);
+      if (!others.empty()) {
+        std::vector<std::unique_ptr<FacetSpy>> spies;
+        std::vector<Xapian::Query> queries;  // built for each thread: none shares a part
+        for (std::size_t i = 0; i < shards_.shards.size(); ++i) {
+          spies.push_back(std::make_unique<FacetSpy>(request.facets));
+          queries.push_back(sampled(build(typed).query, stride));
+        }
+        const auto start = std::chrono::steady_clock::now();
+        count_apart(shards_.shards[0], others, queries, spies, check, time_limit, options_.helpers);
+        if (time_limit > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
+          result.partial = true;
+        for (const auto& one : spies) pass_spy->absorb(*one);
+        return pass_spy->seen();
+      }
+    }
     Xapian::Enquire pass(db_);
     pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
     pass.set_query(stride > 1 ? sampled(query, stride) : query);
