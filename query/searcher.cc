@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <future>
 #include <memory>
 #include <limits>
@@ -184,47 +183,23 @@ std::vector<Xapian::Database> open_handles(const ShardSet& set) {
 
 // Counts the facets of the matches of queries[i] in shard i (`first`,
 // then `others`), at most `check` a shard and weighed by nothing, into
-// spies[i]: each shard on a thread of its own, the first on the calling
-// thread (a thread that cannot be started leaves its shard to the calling
-// one). What a thread throws is thrown once every thread has finished.
+// spies[i], each shard on a thread of its own (run_by_shard).
 void count_apart(const Xapian::Database& first, const std::vector<Xapian::Database>& others,
                  const std::vector<Xapian::Query>& queries, std::vector<std::unique_ptr<FacetSpy>>& spies,
                  Xapian::doccount check, double time_limit, const HelperHooks& hooks) {
-  auto run = [&](std::size_t i) {
-    const Xapian::Database& shard = i == 0 ? first : others[i - 1];
-    Xapian::Enquire pass(shard);
-    pass.set_weighting_scheme(CountingWeight());
-    pass.set_query(queries[i]);
-    pass.add_matchspy(spies[i].get());
-    if (time_limit > 0) pass.set_time_limit(time_limit);
-    pass.get_mset(0, 0, check);
-    spies[i]->tally(shard);
-  };
-  const pid_t caller = gettid();
-  std::vector<std::future<void>> threads;
-  std::vector<std::size_t> left;
-  for (std::size_t i = 1; i < spies.size(); ++i) {
-    try {
-      threads.push_back(std::async(std::launch::async, [&run, &hooks, caller, i] {
-        HelperScope scope(hooks, caller);
-        run(i);
-      }));
-    } catch (const std::system_error&) {
-      left.push_back(i);
-    }
-  }
-  std::exception_ptr failed;
-  auto note = [&failed](auto&& f) {
-    try {
-      f();
-    } catch (...) {
-      if (!failed) failed = std::current_exception();
-    }
-  };
-  note([&] { run(0); });
-  for (std::size_t i : left) note([&] { run(i); });
-  for (auto& thread : threads) note([&] { thread.get(); });
-  if (failed) std::rethrow_exception(failed);
+  run_by_shard(
+      spies.size(),
+      [&](std::size_t i) {
+        const Xapian::Database& shard = i == 0 ? first : others[i - 1];
+        Xapian::Enquire pass(shard);
+        pass.set_weighting_scheme(CountingWeight());
+        pass.set_query(queries[i]);
+        pass.add_matchspy(spies[i].get());
+        if (time_limit > 0) pass.set_time_limit(time_limit);
+        pass.get_mset(0, 0, check);
+        spies[i]->tally(shard);
+      },
+      hooks);
 }
 
 }  // namespace

@@ -159,6 +159,34 @@ struct Ranked {
 
 }  // namespace
 
+void run_by_shard(std::size_t n, const std::function<void(std::size_t i)>& run, const HelperHooks& hooks) {
+  const pid_t caller = gettid();
+  std::vector<std::future<void>> others;
+  std::vector<std::size_t> left;  // runs no thread could be started for
+  for (std::size_t i = 1; i < n; ++i) {
+    try {
+      others.push_back(std::async(std::launch::async, [&run, &hooks, caller, i] {
+        HelperScope scope(hooks, caller);
+        run(i);
+      }));
+    } catch (const std::system_error&) {
+      left.push_back(i);
+    }
+  }
+  std::exception_ptr failed;
+  auto note = [&failed](auto&& f) {
+    try {
+      f();
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
+  };
+  if (n > 0) note([&] { run(0); });
+  for (std::size_t i : left) note([&] { run(i); });
+  for (auto& other : others) note([&] { other.get(); });
+  if (failed) std::rethrow_exception(failed);
+}
+
 Matches matches_of(const Xapian::MSet& mset) {
   Matches m;
   m.lower = mset.get_matches_lower_bound();
@@ -187,31 +215,7 @@ std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::ve
     enquire.set_query(tasks[i].query);
     pages[i] = enquire.get_mset(0, wanted, check_at_least);
   };
-  const pid_t caller = gettid();
-  std::vector<std::future<void>> others;
-  std::vector<std::size_t> left;  // tasks no thread could be started for
-  for (std::size_t i = 1; i < tasks.size(); ++i) {
-    try {
-      others.push_back(std::async(std::launch::async, [&run, &hooks, caller, i] {
-        HelperScope scope(hooks, caller);
-        run(i);
-      }));
-    } catch (const std::system_error&) {
-      left.push_back(i);
-    }
-  }
-  std::exception_ptr failed;
-  auto note = [&failed](auto&& f) {
-    try {
-      f();
-    } catch (...) {
-      if (!failed) failed = std::current_exception();
-    }
-  };
-  note([&] { run(0); });
-  for (std::size_t i : left) note([&] { run(i); });
-  for (auto& other : others) note([&] { other.get(); });
-  if (failed) std::rethrow_exception(failed);
+  run_by_shard(tasks.size(), run, hooks);
   for (const auto& s : stats)
     if (s->unknown) return std::nullopt;
 

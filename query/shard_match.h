@@ -86,6 +86,12 @@ class HelperScope {
   const HelperHooks& hooks_;
 };
 
+// Runs run(i) for every i < n: run(0) on the calling thread, each other on
+// a thread of its own that runs `hooks` (one that cannot be started runs on
+// the calling thread). What a run throws is thrown once every run has
+// ended.
+void run_by_shard(std::size_t n, const std::function<void(std::size_t i)>& run, const HelperHooks& hooks);
+
 // Sets up shard i's Enquire (sort, match spies, time limit) on the thread
 // that runs it, before the match.
 using EnquireSetUp = std::function<void(Xapian::Enquire&, std::size_t i)>;
