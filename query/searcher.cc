@@ -7,8 +7,8 @@
 #include <chrono>
 #include <cmath>
 #include <future>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -711,35 +711,31 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       return pass_spy->seen();
     }
     pass_spy = std::make_unique<FacetSpy>(request.facets);
+    const auto start = std::chrono::steady_clock::now();
     // A one-shot search over local shards samples and counts each shard on
     // a thread of its own (a long-running one samples beside the match and
     // counts from its table).
-    if (stride > 1 && !kept && !count_values && !shards_.remote && shards_.shards.size() > 1) {
-      const std::vector<Xapian::Database> others = open_handles(shards_);
-      if (!others.empty()) {
-        std::vector<std::unique_ptr<FacetSpy>> spies;
-        std::vector<Xapian::Query> queries;  // built for each thread: none shares a part
-        for (std::size_t i = 0; i < shards_.shards.size(); ++i) {
-          spies.push_back(std::make_unique<FacetSpy>(request.facets));
-          queries.push_back(sampled(build(typed).query, stride));
-        }
-        const auto start = std::chrono::steady_clock::now();
-        count_apart(shards_.shards[0], others, queries, spies, check, time_limit, options_.helpers);
-        if (time_limit > 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
-          result.partial = true;
-        for (const auto& one : spies) pass_spy->absorb(*one);
-        return pass_spy->seen();
+    std::vector<Xapian::Database> others;
+    if (stride > 1 && !kept && !count_values && !shards_.remote && shards_.shards.size() > 1)
+      others = open_handles(shards_);
+    if (!others.empty()) {
+      std::vector<std::unique_ptr<FacetSpy>> spies;
+      std::vector<Xapian::Query> queries;  // built for each thread: none shares a part
+      for (std::size_t i = 0; i < shards_.shards.size(); ++i) {
+        spies.push_back(std::make_unique<FacetSpy>(request.facets));
+        queries.push_back(sampled(build(typed).query, stride));
       }
+      count_apart(shards_.shards[0], others, queries, spies, check, time_limit, options_.helpers);
+      for (const auto& one : spies) pass_spy->absorb(*one);
+    } else {
+      Xapian::Enquire pass(db_);
+      pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
+      pass.set_query(stride > 1 ? sampled(query, stride) : query);
+      if (count_values) pass.add_matchspy(pass_values.get());
+      else pass.add_matchspy(pass_spy.get());
+      if (time_limit > 0) pass.set_time_limit(time_limit);
+      pass.get_mset(0, 0, check);
     }
-    Xapian::Enquire pass(db_);
-    pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
-    pass.set_query(stride > 1 ? sampled(query, stride) : query);
-    if (count_values) pass.add_matchspy(pass_values.get());
-    else pass.add_matchspy(pass_spy.get());
-    if (time_limit > 0) pass.set_time_limit(time_limit);
-    const auto start = std::chrono::steady_clock::now();
-    pass.get_mset(0, 0, check);
     if (time_limit > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= time_limit)
       result.partial = true;
