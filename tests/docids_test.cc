@@ -73,6 +73,15 @@ class DocidsTest : public ::testing::Test {
     return all;
   }
 
+  // The sample data written to `one` in one shard and to `two` in two;
+  // returns it.
+  std::vector<Snapshot> write_one_and_two(const std::string& one, const std::string& two) {
+    auto all = sample_data();
+    Writer(one, 1).ingest(all);
+    Writer(two, 2).ingest(all);
+    return all;
+  }
+
   // Checks the rule in every shard of `db` and that each is marked so;
   // returns the number of documents.
   static unsigned check_interleaved(const std::string& db, unsigned shards) {
@@ -295,8 +304,7 @@ const std::vector<std::string> kQueries = {"", "the", "pytorch", "kernel", "\"cu
 TEST_F(DocidsTest, LongRunningSearcherOverTwoShardsAnswersAsOverOne) {
   if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
   const std::string one = dir_ + "/one", two = dir_ + "/two";
-  Writer(one, 1).ingest(sample_data());
-  Writer(two, 2).ingest(sample_data());
+  write_one_and_two(one, two);
   ASSERT_GT(check_interleaved(two, 2), 50u);
   Searcher s1(one, long_running()), s2(two, long_running()), cli2(two);
   std::size_t with_facets = 0;
@@ -329,9 +337,7 @@ TEST_F(DocidsTest, LongRunningSearcherOverTwoShardsAnswersAsOverOne) {
 TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
   if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
   const std::string one = dir_ + "/one", two = dir_ + "/two";
-  const auto all = sample_data();
-  Writer(one, 1).ingest(all);
-  Writer(two, 2).ingest(all);
+  const auto all = write_one_and_two(one, two);
   make_old_layout(two);
   {
     const Layout layout = read_layout(two);
@@ -375,9 +381,7 @@ TEST_F(DocidsTest, AnOldShardedDatabaseFallsBackAndRebuildConvertsIt) {
 TEST_F(DocidsTest, AShardRenumberedByXapianCompactIsNotTrusted) {
   if (!fs::exists(data_ + "/pytorch")) GTEST_SKIP() << "no sample snapshots in " << data_;
   const std::string one = dir_ + "/one", two = dir_ + "/two";
-  const auto all = sample_data();
-  Writer(one, 1).ingest(all);
-  Writer(two, 2).ingest(all);
+  write_one_and_two(one, two);
   {
     const std::string shard = read_layout(two).shards[1];
     Xapian::Database(shard).compact(shard + ".renumbered", Xapian::Compactor::FULL);  // as xapian-compact does
