@@ -67,7 +67,7 @@ DatabaseStats read_stats(const std::string& path, bool with_ranges) {
     // were interleaved, or a shard renumbered by xapian-compact): searches
     // work, but a FastCGI process keeps no facet table or sort keys.
     if (layout.kind == Layout::Kind::kSharded && k > 1 && !interleaved)
-      stats.layout = "sharded, ids not interleaved (rebuild makes FastCGI pages faster)";
+      stats.layout = "sharded, ids not interleaved (blogsearch-index rebuild makes FastCGI pages faster)";
     Xapian::Database db(path);
     stats.documents = static_cast<long>(db.get_doccount());
     stats.schema_version = std::atoi(db.get_metadata(schema::kMetaSchemaVersion).c_str());
