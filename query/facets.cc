@@ -217,9 +217,17 @@ void FacetSpy::tally(const Xapian::Database& shard) {
   read_values({shard});
 }
 
-void FacetSpy::absorb(const FacetSpy& tallied) {
-  tallied_ = true;
+void FacetSpy::absorb(FacetSpy&& tallied) {
   absorbed_ += tallied.seen();
+  if (!tallied_ && pairs_.pairs().empty()) {
+    // The first spy's pairs and counts are taken over, not numbered again:
+    // the same numbering, for nothing.
+    tallied_ = true;
+    pairs_ = std::move(tallied.pairs_);
+    pair_counts_ = std::move(tallied.pair_counts_);
+    return;
+  }
+  tallied_ = true;
   const auto& pairs = tallied.pairs_.pairs();
   for (std::uint32_t p = 0; p < pairs.size(); ++p) {
     const std::uint32_t n = pairs_.number(pairs[p]);
@@ -284,7 +292,7 @@ void FacetSpy::add_pairs() {
   };
   const auto& pairs = pairs_.pairs();
   std::vector<Sum> sums;
-  tsl::robin_map<std::string_view, std::uint32_t> by_term;
+  BytesMap<std::uint32_t> by_term;
   by_term.reserve(pairs.size());
   for (std::uint32_t p = 0; p < pairs.size(); ++p) {
     const auto [at, added] = by_term.try_emplace(pairs[p].term, static_cast<std::uint32_t>(sums.size()));

@@ -726,7 +726,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         queries.push_back(sampled(build(typed).query, stride));
       }
       count_apart(shards_.shards[0], others, queries, spies, check, time_limit, options_.helpers);
-      for (const auto& one : spies) pass_spy->absorb(*one);
+      for (const auto& one : spies) pass_spy->absorb(std::move(*one));
     } else {
       Xapian::Enquire pass(db_);
       pass.set_weighting_scheme(CountingWeight());  // counted, not ranked
