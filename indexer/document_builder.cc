@@ -45,9 +45,9 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
 }
 
 // Stems remembered across posts, batches and threads (the layout's
-// stem_cache, off: in `add` it saved no measurable CPU, docs/benchmarks.md,
-// though a Snowball stem alone takes about 1.8 us against 0.5 us through a
-// hash map). One cache per language for the whole process (the writer's
+// stem_cache: 3-5% of the CPU of an ingest of new posts, docs/benchmarks.md;
+// a Snowball stem alone takes about 1.8 us against 0.5 us through a hash
+// map). One cache per language for the whole process (the writer's
 // worker threads are made anew for each batch, so a cache of their own
 // starts cold every feed); a lookup takes a shared lock. Bounded: a cache
 // starts over past kMaxCachedStems words (a few tens of MB).
