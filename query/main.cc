@@ -327,6 +327,7 @@ int run(int argc, char** argv) {
   std::string color = "auto";
   bool with_text = false, with_history = false, pretty = false;
   unsigned wildcard_limit = 1000;
+  unsigned time_limit_ms = SearchBounds{}.time_limit_ms;
 
   app.add_option("--db", db_option,
                  "database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
@@ -359,6 +360,10 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--wildcard-limit", wildcard_limit, "most words a wildcard may expand to (default 1000)")
       ->check(CLI::Range(1u, 100000u));
+  app.add_option("--time-limit", time_limit_ms,
+                 "ms after which a large match stops counting and says its counts are partial "
+                 "(default " + std::to_string(time_limit_ms) + "; 0: none)")
+      ->check(CLI::Range(0u, 600000u));
   app.add_flag("--with-text", with_text, "JSON: include each post's full text");
   app.add_flag("--history", with_history, "JSON: include each post's history (blogsearch show has it too)");
   app.add_flag("--pretty", pretty, "JSON: indent");
@@ -396,6 +401,7 @@ int run(int argc, char** argv) {
     request.query.max_wildcard_expansion = wildcard_limit;
     // One search per process: a cheap match skips the time limit's thread.
     request.bounds.untimed_postings = kUntimedPostings;
+    request.bounds.time_limit_ms = time_limit_ms;
     const auto now = static_cast<UnixTime>(std::time(nullptr));
     if (!since.empty()) request.query.filters.since = parse_time_option("--since", since, false, now);
     if (!until.empty()) request.query.filters.until = parse_time_option("--until", until, true, now);

@@ -60,6 +60,13 @@ expect_rc 2 --wildcard-limit 2 'k*'
 contains "$tmp/err" "'k*' matches more than 2 words"
 expect_rc 2 --limit 1001 kernel
 contains "$tmp/err" "--limit"
+expect_rc 2 --time-limit 600001 kernel
+contains "$tmp/err" "--time-limit"
+expect_rc 0 --time-limit 0 --format json --facets category kernel
+contains "$tmp/out" '"partial":false'
+[ "$(cat "$tmp/out" | sed 's/"elapsed_ms":[0-9.e+-]*//')" = \
+  "$("$BLOGSEARCH" --format json --facets category kernel | sed 's/"elapsed_ms":[0-9.e+-]*//')" ] \
+  || fail "--time-limit 0 changes a search that fits in the default limit"
 expect_rc 2 --sort sideways kernel
 expect_rc 2 --since lastweek kernel
 contains "$tmp/err" "--since: 'lastweek'"
