@@ -6,7 +6,7 @@ _blogsearch() {
   _init_completion || return
 
   local search="--db --format --count --facets --facet-limit --limit --offset --page --sort --reverse
-    --since --until --category --author --feed --color --wildcard-limit --with-text --history --pretty -h --help --version"
+    --since --until --category --author --feed --color --wildcard-limit --time-limit --with-text --history --pretty -h --help --version"
   local show="--db --version --all --format --pretty -h --help"
   local diff="--db --format --color --context --pretty -h --help"
 
@@ -14,7 +14,7 @@ _blogsearch() {
   local i command=""
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      --db|--format|--facets|--facet-limit|--limit|--offset|--page|--sort|--since|--until|--category|--author|--feed|--color|--wildcard-limit)
+      --db|--format|--facets|--facet-limit|--limit|--offset|--page|--sort|--since|--until|--category|--author|--feed|--color|--wildcard-limit|--time-limit)
         ((i++)) ;;
       -*) ;;
       show|diff) command=${words[i]}; break ;;
@@ -36,7 +36,7 @@ _blogsearch() {
       COMPREPLY=($(compgen -P "$prefix" -W "category author feed month" -- "$last"))
       compopt -o nospace
       return ;;
-    --facet-limit|--limit|--offset|--page|--since|--until|--category|--author|--feed|--wildcard-limit) return ;;
+    --facet-limit|--limit|--offset|--page|--since|--until|--category|--author|--feed|--wildcard-limit|--time-limit) return ;;
     --version) [ "$command" = show ] && return ;;
     --context) return ;;
   esac

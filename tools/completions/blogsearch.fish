@@ -31,5 +31,6 @@ complete -c blogsearch -n $search -l author -x -d 'Only posts by this author'
 complete -c blogsearch -n $search -l feed -x -d 'Only posts from this feed id'
 complete -c blogsearch -n $search -l color -x -a 'auto always never' -d 'Highlight matches'
 complete -c blogsearch -n $search -l wildcard-limit -x -d 'Most words a wildcard may expand to'
+complete -c blogsearch -n $search -l time-limit -x -d 'Ms after which a large match stops counting (0: none)'
 complete -c blogsearch -n $search -l with-text -d "JSON: include each post's full text"
 complete -c blogsearch -n $search -l history -d "JSON: include each post's history"
