@@ -215,7 +215,7 @@ CLI::App* add_feeds_command(CLI::App& app, FeedsArgs& args) {
       ->capture_default_str()->check(CLI::Range(1L, 600L));
   args.fetch.max_retries = 0;  // a person is waiting: say what is wrong at once
   args.list = feeds->add_subcommand("list", "List the feeds: id, title, URL, last fetch and state");
-  args.list->add_option("--db", args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  args.list->add_option("--db", args.db, schema::kDbOptionHelp);
   args.remove = feeds->add_subcommand("remove", "Remove feed ID from feeds.toml (its posts stay in the database)");
   args.remove->add_option("ID", args.id, "Feed id")->required();
   args.import = feeds->add_subcommand("import", "Add the feeds of an OPML file (folders become categories)");

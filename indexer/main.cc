@@ -569,7 +569,7 @@ int run(int argc, char** argv) {
   auto* add = app.add_subcommand("add", "Ingest snapshot files or directories (walked recursively) into the database");
   add->add_option("PATH", add_args.paths, "Snapshot files (FILE.xml, with FILE.headers.json beside it) or directories")
       ->required();
-  add->add_option("--db", add_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  add->add_option("--db", add_args.db, schema::kDbOptionHelp);
   add->add_option("--feed", add_args.feed, "Feed id for all PATHs (default: each snapshot's folder name)");
   add->add_flag("--link", add_args.link,
                 "Hard-link the snapshots into the archive instead of copying them (same file system; only for files "
@@ -590,7 +590,7 @@ int run(int argc, char** argv) {
                     std::string("Snapshot archive") + kArchiveDefault);
   fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
       ->allow_extra_args(false);  // one value per flag
-  fetch->add_option("--db", fetch_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  fetch->add_option("--db", fetch_args.db, schema::kDbOptionHelp);
   fetch->add_flag("-q,--quiet", fetch_args.quiet, kQuietHelp);
   waits.emplace_back(fetch->add_option("--wait", fetch_args.wait, kWaitHelp), &fetch_args.wait);
   fetch->add_option("--timeout", fetch_args.fetch.timeout_seconds, "Give up on a request after SECONDS")
@@ -610,7 +610,7 @@ int run(int argc, char** argv) {
   auto* rebuild = app.add_subcommand("rebuild", "Rebuild the whole database from the archive and switch to it atomically");
   rebuild->add_option("--archive", rebuild_archive,
                       std::string("Snapshot archive") + kArchiveDefault);
-  rebuild->add_option("--db", rebuild_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  rebuild->add_option("--db", rebuild_args.db, schema::kDbOptionHelp);
   rebuild->add_flag("-q,--quiet", rebuild_args.quiet, kQuietHelp);
   waits.emplace_back(rebuild->add_option("--wait", rebuild_args.wait, kWaitHelp), &rebuild_args.wait);
   limits(rebuild, rebuild_args.limits);
@@ -627,7 +627,7 @@ int run(int argc, char** argv) {
   import_git->add_option("--feed", git_args.feed, "Feed id (default: the name of the folder holding PATH)");
   import_git->add_option("--archive", git_args.archive,
                          std::string("Snapshot archive") + kArchiveDefault);
-  import_git->add_option("--db", git_args.db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  import_git->add_option("--db", git_args.db, schema::kDbOptionHelp);
   import_git->add_flag("-q,--quiet", git_args.quiet, kQuietHelp);
   waits.emplace_back(import_git->add_option("--wait", git_args.wait, kWaitHelp), &git_args.wait);
   limits(import_git, git_args.limits);
@@ -640,7 +640,7 @@ int run(int argc, char** argv) {
 
   std::string stats_db;
   auto* stats = app.add_subcommand("stats", "Show what the database holds, per feed");
-  stats->add_option("--db", stats_db, "Database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  stats->add_option("--db", stats_db, schema::kDbOptionHelp);
 
   FeedsArgs feeds_args;
   CLI::App* feeds = add_feeds_command(app, feeds_args);

@@ -339,6 +339,12 @@ void for_each_facet_term(std::string_view value, F f) {
   }
 }
 
+// The --db option's help, in every program and command: where
+// resolve_db_path() and config.toml's `db` (user_config.h) look.
+inline constexpr const char* kDbOptionHelp =
+    "database directory (default: $BLOGSEARCH_DB, else db in config.toml, else "
+    "$XDG_DATA_HOME/blogsearch/db, else ~/.local/share/blogsearch/db)";
+
 // Where the database lives: --db, else $BLOGSEARCH_DB, else
 // $XDG_DATA_HOME/blogsearch/db, else ~/.local/share/blogsearch/db.
 inline std::string resolve_db_path(const std::string& from_option) {

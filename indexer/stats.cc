@@ -45,6 +45,9 @@ void date_range(const Xapian::Database& db, const std::string& feed_term, FeedSt
 DatabaseStats read_stats(const std::string& path, bool with_ranges) {
   DatabaseStats stats;
   stats.path = path;
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing) && !missing)
+    throw DatabaseError("no database at " + path + "; create it with: blogsearch-index add --db " + path + " FILES");
   try {
     Layout layout;
     try {

@@ -76,6 +76,20 @@ int option_length(const CLI::App& app, const std::string& arg) {
   return opt->get_items_expected_min() > 0 ? 2 : 1;
 }
 
+// The first "--option" (or "--option=value") of the search's arguments
+// that names no option of `app`, "" when there is none: CLI11 reports it
+// among its extras after the "--" that search_args puts before the words.
+std::string unknown_option(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) continue;
+    if (!app.get_option_no_throw(arg.substr(0, arg.find('=')))) return arg.substr(0, arg.find('='));
+    if (option_length(app, arg) == 2) ++i;
+  }
+  return {};
+}
+
 // "show" and "diff" are commands only as the first word that is not an
 // option or an option's value: "blogsearch kernels show" searches for both
 // words. CLI11 would take them as subcommands anywhere, hence this scan.
@@ -175,7 +189,7 @@ int run_show(int argc, char** argv, int at) {
   std::string db_option, key, format = "text";
   bool pretty = false;
   long version = 0;
-  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("--db", db_option, schema::kDbOptionHelp);
   app.add_option("post", key, "post id or link")->required();
   app.add_option("--version", version, "print version N of the post (1 = the oldest) instead");
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -232,7 +246,7 @@ int run_diff(int argc, char** argv, int at) {
   std::string db_option, key, format = "text", color = "auto";
   bool pretty = false;
   long a = 0, b = 0;
-  app.add_option("--db", db_option, "database directory (default: $BLOGSEARCH_DB, else XDG data dir)");
+  app.add_option("--db", db_option, schema::kDbOptionHelp);
   app.add_option("post", key, "post id or link")->required();
   app.add_option("A", a, "the older version (1 = the oldest); alone: compared with the one before it");
   app.add_option("B", b, "the newer version");
@@ -305,7 +319,8 @@ int run_diff(int argc, char** argv, int at) {
 int run(int argc, char** argv) {
   CLI::App app{"Search the blog archive that blogsearch-index builds.\n"
                "Put the query in single quotes: blogsearch 'pytorch compil* -tutorial'\n"
-               "A word with a leading '-' leaves its posts out, also alone: blogsearch -python"};
+               "A word with a leading '-' leaves its posts out, also alone: blogsearch -python",
+               "blogsearch"};
   app.set_version_flag("--version", BLOGSEARCH_VERSION);
   app.footer(
       "Exit status: 0 results, 1 no results, 2 usage or query error or output not written, 4 database\n"
@@ -329,8 +344,7 @@ int run(int argc, char** argv) {
   unsigned wildcard_limit = 1000;
   unsigned time_limit_ms = SearchBounds{}.time_limit_ms;
 
-  app.add_option("--db", db_option,
-                 "database directory (default: $BLOGSEARCH_DB, else $XDG_DATA_HOME/blogsearch/db)");
+  app.add_option("--db", db_option, schema::kDbOptionHelp);
   app.add_option("query", words, "query words, phrases, prefixes and operators");
   app.add_option("--format", format, "output: text, json or ids")
       ->check(CLI::IsMember({"text", "json", "ids"}));
@@ -377,7 +391,9 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "blogsearch: " << e.what() << " (see blogsearch --help)\n";
+    const std::string unknown = unknown_option(app, argc, argv);
+    if (!unknown.empty()) std::cerr << "blogsearch: unknown option " << unknown << " (see blogsearch --help)\n";
+    else std::cerr << "blogsearch: " << e.what() << " (see blogsearch --help)\n";
     return kExitUsage;
   }
 

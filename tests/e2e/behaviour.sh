@@ -90,6 +90,17 @@ rc=0
   fail "the rebuilt database does not answer as one built from the same archive"
 pass "a damaged database is called damaged by both programs, and rebuild brings it back"
 
+# ---- a missing database: one line naming it and the command that makes it ----------
+for prog in "$BLOGSEARCH pytorch" "$BLOGSEARCH_INDEX stats"; do
+  rc=0
+  # shellcheck disable=SC2086
+  $prog --db "$tmp/none.db" >/dev/null 2>"$tmp/none.err" || rc=$?
+  [ "$rc" -eq 4 ] && [ "$(wc -l <"$tmp/none.err")" -eq 1 ] &&
+    grep -q "no database at $tmp/none.db; create it with: blogsearch-index add --db $tmp/none.db" "$tmp/none.err" ||
+    fail "${prog##*/} on a missing database: exit $rc, $(cat "$tmp/none.err")"
+done
+pass "a missing database is named in one line with the command that creates it"
+
 # ---- unknown filter values; feed facets with ids -------------------------------------
 db="$tmp/data.db"
 "$BLOGSEARCH_INDEX" add --quiet --db "$db" "$SOURCE_DIR/data" >/dev/null

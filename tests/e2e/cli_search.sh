@@ -51,7 +51,9 @@ expect_rc 0 --limit 3 training -kernel --format ids
 [ "$(cat "$tmp/out")" = "$("$BLOGSEARCH" --limit 3 --format ids -- training -kernel)" ] \
   || fail "training -kernel differs from -- training -kernel"
 expect_rc 2 --limt 3 kernel          # an unknown long option is still an error
-contains "$tmp/err" "--limt"
+contains "$tmp/err" "blogsearch: unknown option --limt (see blogsearch --help)"
+expect_rc 2 kernel --bogus=3
+contains "$tmp/err" "blogsearch: unknown option --bogus (see blogsearch --help)"
 expect_rc 2 "$(printf 'w%d ' $(seq 101))"
 contains "$tmp/err" "the query has 101 words; at most 100 are allowed"
 expect_rc 2 'kernel date:2026-13..'
