@@ -6,17 +6,19 @@
 #include <string>
 #include <utility>
 
+#include "common/fold.h"
 #include "indexer/schema.h"
 
 namespace blogsearch {
 
 namespace {
 
-// Letters and digits only: "simon-willison", "Simon Willison" and
-// "simonwillison" are one name to a reader.
+// Letters and digits only, diacritics folded: "simon-willison", "Simon
+// Willison" and "simonwillison" are one name to a reader, and so are
+// "Jürgen Weiß" and "jurgen weiss".
 std::string squeeze(const std::string& s) {
   std::string out;
-  for (unsigned char c : schema::lowercase_utf8(s))
+  for (unsigned char c : fold::fold(schema::lowercase_utf8(s)))
     if (c >= 0x80 || std::isalnum(c)) out += static_cast<char>(c);
   return out;
 }

@@ -116,6 +116,10 @@ assert j["unknown_filters"] == [{"field": "feed", "value": "Tensor_Notes", "sugg
 assert j["results"], "the known feed still matched"
 PY
 rc=0
+"$BLOGSEARCH" --db "$db" --author 'jurgen weiss' >/dev/null 2>"$tmp/a.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "^blogsearch: no author 'jurgen weiss' in the database (closest: jürgen weiß)$" "$tmp/a.err" ||
+  fail "an --author typed without its diacritics is not pointed to the one with them: $(cat "$tmp/a.err")"
+rc=0
 "$BLOGSEARCH" --db "$db" --category 'no such label at all' >/dev/null 2>"$tmp/c.err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "^blogsearch: no category 'no such label at all' in the database$" "$tmp/c.err" ||
   fail "an unknown --category is not named: $(cat "$tmp/c.err")"
