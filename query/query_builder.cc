@@ -86,8 +86,12 @@ struct BadDate {
   Part part = kValue;
 };
 
-struct DateErrors {
+// What the date processors saw while one query was parsed: the first bad
+// date, and every time a range of the query starts or ends at (for
+// describe_query).
+struct DateNotes {
   std::optional<BadDate> first;
+  std::vector<UnixTime> times;
   Xapian::Query record(BadDate bad) {
     if (!first) first = std::move(bad);
     return Xapian::Query::MatchNothing;
@@ -99,9 +103,12 @@ const char* const kDateFormats = "use YYYY, YYYY-MM or YYYY-MM-DD";
 // The weight per word of a query that is a post's exact title (see build).
 constexpr double kExactTitleWeight = 40;
 
-Xapian::Query published_between(std::optional<UnixTime> from, std::optional<UnixTime> to) {
+Xapian::Query published_between(std::optional<UnixTime> from, std::optional<UnixTime> to,
+                                std::vector<UnixTime>& times) {
   using Q = Xapian::Query;
   const Xapian::valueno slot = schema::kSlotPublished;
+  for (const auto& t : {from, to})
+    if (t) times.push_back(*t);
   if (from && to)
     return Q(Q::OP_VALUE_RANGE, slot, Xapian::sortable_serialise(static_cast<double>(*from)),
              Xapian::sortable_serialise(static_cast<double>(*to)));
@@ -114,46 +121,46 @@ Xapian::Query published_between(std::optional<UnixTime> from, std::optional<Unix
 // day, month or year that B names.
 class DateRangeProcessor : public Xapian::RangeProcessor {
  public:
-  explicit DateRangeProcessor(DateErrors* errors)
-      : Xapian::RangeProcessor(schema::kSlotPublished, "date:"), errors_(errors) {}
+  explicit DateRangeProcessor(DateNotes* notes)
+      : Xapian::RangeProcessor(schema::kSlotPublished, "date:"), notes_(notes) {}
 
   Xapian::Query operator()(const std::string& begin, const std::string& end) override {
     std::optional<UnixTime> from, to;
     if (!begin.empty()) {
       from = parse_date(begin, false);
       if (!from)
-        return errors_->record({begin, "'" + begin + "' is not a date (" + kDateFormats + ")", BadDate::kRangeStart});
+        return notes_->record({begin, "'" + begin + "' is not a date (" + kDateFormats + ")", BadDate::kRangeStart});
     }
     if (!end.empty()) {
       to = parse_date(end, true);
       if (!to)
-        return errors_->record({end, "'" + end + "' is not a date (" + kDateFormats + ")", BadDate::kRangeEnd});
+        return notes_->record({end, "'" + end + "' is not a date (" + kDateFormats + ")", BadDate::kRangeEnd});
     }
     if (from && to && *from > *to)
-      return errors_->record(
+      return notes_->record(
           {begin + ".." + end, "the date range " + begin + ".." + end + " ends before it starts", BadDate::kRangeStart});
-    return published_between(from, to);
+    return published_between(from, to, notes_->times);
   }
 
  private:
-  DateErrors* errors_;
+  DateNotes* notes_;
 };
 
 // date:2026-09 (without "..") means the whole period it names.
 class DateFieldProcessor : public Xapian::FieldProcessor {
  public:
-  explicit DateFieldProcessor(DateErrors* errors) : errors_(errors) {}
+  explicit DateFieldProcessor(DateNotes* notes) : notes_(notes) {}
   Xapian::Query operator()(const std::string& value) override {
     auto from = parse_date(value, false);
     auto to = parse_date(value, true);
     if (!from || !to)
-      return errors_->record({value, "'" + value + "' is not a date or date range (" +
+      return notes_->record({value, "'" + value + "' is not a date or date range (" +
                                          kDateFormats + ", or A..B with either end left open)"});
-    return published_between(from, to);
+    return published_between(from, to, notes_->times);
   }
 
  private:
-  DateErrors* errors_;
+  DateNotes* notes_;
 };
 
 // category:, feed: — the writer stores these lowercased (schema::exact_term).
@@ -266,6 +273,29 @@ std::optional<UnixTime> parse_date(const std::string& text, bool end_of_period) 
     next = utc_time(year + 1, 1, 1);
   if (!next) return std::nullopt;
   return *next - 1;
+}
+
+std::string describe_query(const Xapian::Query& query, const std::vector<UnixTime>& dates) {
+  std::string text = query.get_description();
+  for (UnixTime t : dates) {
+    // The value as Xapian's description writes it (its escapes included),
+    // cut out of the description of a query of that value alone.
+    const std::string slot = std::to_string(schema::kSlotPublished);
+    const std::string alone =
+        Xapian::Query(Xapian::Query::OP_VALUE_GE, schema::kSlotPublished,
+                      Xapian::sortable_serialise(static_cast<double>(t)))
+            .get_description();
+    const std::string head = "Query(VALUE_GE " + slot + " ";
+    if (alone.size() <= head.size() + 1 || alone.compare(0, head.size(), head) != 0) continue;
+    const std::string bytes = " " + alone.substr(head.size(), alone.size() - head.size() - 1);
+    std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    char utc[32];
+    if (!gmtime_r(&tt, &tm) || !std::strftime(utc, sizeof utc, " %Y-%m-%dT%H:%M:%SZ", &tm)) continue;
+    for (std::size_t at = text.find(bytes); at != std::string::npos; at = text.find(bytes, at + 1))
+      text.replace(at, bytes.size(), utc);
+  }
+  return text;
 }
 
 UnixTime parse_time_option(const std::string& option, const std::string& value,
@@ -526,7 +556,7 @@ QueryError locate_syntax_error(const std::string& query, const std::string& xapi
 // the one with the most posts first), and what their date processors
 // report into.
 struct QueryBuilder::Parser {
-  DateErrors date_errors;  // declared first: the date processors point at it
+  DateNotes date_notes;  // declared first: the date processors point at it
   Xapian::Database db;
   std::vector<std::string> codes;  // the languages, never empty
   std::vector<Xapian::Stem> stems;  // theirs
@@ -592,8 +622,8 @@ struct QueryBuilder::Parser {
     }
     const std::string date_group = "date";
     for (const auto& name : name_variants("date"))
-      qp.add_boolean_prefix(name, (new DateFieldProcessor(&date_errors))->release(), &date_group);
-    qp.add_rangeprocessor((new DateRangeProcessor(&date_errors))->release());
+      qp.add_boolean_prefix(name, (new DateFieldProcessor(&date_notes))->release(), &date_group);
+    qp.add_rangeprocessor((new DateRangeProcessor(&date_notes))->release());
     return qp;
   }
 
@@ -712,8 +742,9 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   if (has_text) {
     if (!parser_) parser_ = std::make_unique<Parser>(db_);
     Parser& qp = *parser_;
-    DateErrors& date_errors = parser_->date_errors;
-    date_errors.first.reset();
+    DateNotes& date_notes = parser_->date_notes;
+    date_notes.first.reset();
+    date_notes.times.clear();
     qp.set_max_expansion(options.max_wildcard_expansion);
     built.languages = qp.codes;
 
@@ -741,7 +772,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       built.as_words = locate_syntax_error(options.text, e.get_msg()).detail();
       plain = true;
     }
-    if (const auto& bad = date_errors.first) {
+    if (const auto& bad = date_notes.first) {
       std::size_t at = find_bad_date(options.text, *bad);
       throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,
                        bad->value.size());
@@ -801,6 +832,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
         built.query = Xapian::Query(Xapian::Query::OP_OR, built.query, boost);
       }
     }
+    built.dates = date_notes.times;
     if (options.spelling) {
       std::string corrected = qp.primary().get_corrected_query_string();
       if (!corrected.empty() && corrected != text && corrected != words_text) built.suggestion = corrected;
@@ -813,7 +845,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   if (!f.categories.empty()) filter(any_of(schema::kCategory, f.categories));
   if (!f.authors.empty()) filter(any_of(schema::kAuthorExact, f.authors));
   if (!f.feeds.empty()) filter(any_of(schema::kFeed, f.feeds));
-  if (f.since || f.until) filter(published_between(f.since, f.until));
+  if (f.since || f.until) filter(published_between(f.since, f.until, built.dates));
   return built;
 }
 

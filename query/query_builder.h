@@ -80,7 +80,15 @@ struct BuiltQuery {
   // The languages (schema::kLanguages codes) the text was stemmed in: those
   // of the database's posts. Empty when there is no text.
   std::vector<std::string> languages;
+  // Every time a date range of `query` starts or ends at (date:, --since,
+  // --until), for describe_query.
+  std::vector<UnixTime> dates;
 };
+
+// Xapian's description of `query` (the field parsed_query of a result),
+// with the times in `dates` written as UTC ("2026-09-01T00:00:00Z") where
+// Xapian writes the value's sortable bytes. Never throws (but bad_alloc).
+std::string describe_query(const Xapian::Query& query, const std::vector<UnixTime>& dates);
 
 // Parses and combines. A word's first letter is lowercased so that
 // capitalised words are stemmed too; a query of negations only ("-python")

@@ -72,13 +72,25 @@ std::string word_of(const std::string& token) {
   return schema::lowercase_utf8(w);
 }
 
+// A word of at most this many letters is corrected only to a word one edit
+// away: Xapian allows two for any word, which makes "diff" "def" (half of a
+// short word is no typo).
+constexpr std::size_t kShortWord = 4;
+
+std::size_t letters(const std::string& word) {
+  std::size_t n = 0;
+  for (Xapian::Utf8Iterator it(word); it != Xapian::Utf8Iterator(); ++it) ++n;
+  return n;
+}
+
 // Xapian's correction of `typed` keeping only the words worth correcting:
 // a word in at most kRareWord posts replaced by one in many times as many
-// ("wasm", in 15 posts, is not "was"; "pytroch", in none, is "pytorch").
-// Counts are of the word as typed (its unstemmed term).
+// ("wasm", in 15 posts, is not "was"; "pytroch", in none, is "pytorch"),
+// and for a short word, one edit away. Counts are of the word as typed
+// (its unstemmed term); `spelling` is the database with the spelling data.
 // "" when no word is left corrected.
-std::string confident_correction(const Xapian::Database& db, const std::string& typed,
-                                 const std::string& corrected) {
+std::string confident_correction(const Xapian::Database& db, const Xapian::Database& spelling,
+                                 const std::string& typed, const std::string& corrected) {
   const std::vector<std::string> from = split_spaces(typed), to = split_spaces(corrected);
   if (from.size() != to.size()) return {};
   std::string out;
@@ -88,7 +100,8 @@ std::string confident_correction(const Xapian::Database& db, const std::string& 
     bool take = false;
     if (a != b && !a.empty() && !b.empty()) {
       const Xapian::doccount fa = db.get_termfreq(a), fb = db.get_termfreq(b);
-      take = fa <= kRareWord && fb >= std::max<Xapian::doccount>(1, kCorrectionFactor * fa);
+      take = fa <= kRareWord && fb >= std::max<Xapian::doccount>(1, kCorrectionFactor * fa) &&
+             (letters(a) > kShortWord || spelling.get_spelling_suggestion(a, 1) == b);
     }
     changed = changed || take;
     out += (i ? " " : "") + (take ? to[i] : from[i]);
@@ -514,7 +527,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     }
   }
   enquire.set_query(query);
-  result.parsed_query = query.get_description();
+  result.parsed_query = describe_query(query, built.dates);
   if (faceted) {
     if (!count_values) enquire.add_matchspy(&spy);
     else if (!shards_.remote) enquire.add_matchspy(&values);
@@ -673,9 +686,11 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   // finds many posts is not looked at: Xapian's look-up costs more than the
   // whole search, and the correction could find at most every document.
   if (request.query.spelling && result.total.estimated < kFewMatches &&
-      result.total.estimated <= db_.get_doccount() / 10)
-    result.suggestion = confident_correction(
-        db_, request.query.text, build_query(with_spelling_data(), request.query).suggestion);
+      result.total.estimated <= db_.get_doccount() / 10) {
+    const Xapian::Database spelling = with_spelling_data();
+    result.suggestion =
+        confident_correction(db_, spelling, request.query.text, build_query(spelling, request.query).suggestion);
+  }
   if (!result.suggestion.empty()) {
     QueryOptions corrected = request.query;
     corrected.text = result.suggestion;

@@ -507,6 +507,19 @@ TEST_F(SearcherTest, SinceAndUntil) {
   EXPECT_EQ(id_set("", u), (Ids{"kernels-body", "go", "steer-a", "steer-b"}));
 }
 
+TEST_F(SearcherTest, ParsedQueryWritesDatesAsDates) {
+  // Xapian writes a value range as the value's sortable bytes; the result
+  // names the times, for the query's date: ranges and --since/--until.
+  SearchRequest r;
+  r.query.filters.until = *parse_date("2026-09-30", true);
+  const std::string parsed = run("kernels date:2026-09..", r).parsed_query;
+  EXPECT_NE(parsed.find("VALUE_GE 0 2026-09-01T00:00:00Z"), std::string::npos) << parsed;
+  EXPECT_NE(parsed.find("VALUE_LE 0 2026-09-30T23:59:59Z"), std::string::npos) << parsed;
+  EXPECT_EQ(parsed.find("\\x"), std::string::npos) << parsed;
+  EXPECT_NE(run("date:2025", SearchRequest{}).parsed_query.find("VALUE_RANGE 0 2025-01-01T00:00:00Z 2025-12-31T23:59:59Z"),
+            std::string::npos);
+}
+
 // ---- sorting and paging ------------------------------------------------------
 
 TEST_F(SearcherTest, SortByDate) {
@@ -794,6 +807,18 @@ TEST(SearcherSpelling, RareValidWordsAreNotCorrected) {
   EXPECT_EQ(db.run("htnl").suggestion, "html");  // in one post, html in thirty
   EXPECT_EQ(db.run("htmlx").suggestion, "html");  // in none
   EXPECT_EQ(db.run("htmx htmlx").suggestion, "htmx html");  // only the typo is corrected
+}
+
+TEST(SearcherSpelling, AShortWordIsCorrectedOnlyOneEditAway) {
+  std::vector<TestPost> posts;
+  for (int i = 0; i < 30; ++i)
+    posts.push_back({"def" + std::to_string(i), "Post " + std::to_string(i), "def main returns a value",
+                     {"A"}, {}, "x", "", at("2020-01-01") + i});
+  OwnDatabase db(posts);
+  EXPECT_EQ(db.run("deff").suggestion, "def");     // one edit
+  EXPECT_EQ(db.run("diff").suggestion, "");        // two edits in four letters: no typo of "def"
+  EXPECT_EQ(db.run("retruns").suggestion, "returns");  // a longer word may take two
+  EXPECT_EQ(db.run("diff OR deff").suggestion, "diff OR def");
 }
 
 // ---- caches of a long-running searcher --------------------------------------
