@@ -163,12 +163,12 @@ struct NamedPost {
   int exit = kExitMatches;
 };
 
-NamedPost find_named_post(Searcher& searcher, const std::string& key, const std::string& db_path,
-                          const HistoryTexts& texts) {
+NamedPost find_named_post(const std::string& command, Searcher& searcher, const std::string& key,
+                          const std::string& db_path, const HistoryTexts& texts) {
   NamedPost out;
   out.post = searcher.find_post(key);
   if (!out.post) {
-    std::cerr << "blogsearch: no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
+    std::cerr << command << ": no post with id or link '" << clean_line(key) << "' in " << db_path << "\n";
     out.exit = kExitNoMatches;
     return out;
   }
@@ -208,7 +208,7 @@ int run_show(int argc, char** argv, int at) {
   try {
     Searcher searcher(db_path);
     // The versions list has no texts: only --version's is rebuilt.
-    NamedPost named = find_named_post(searcher, key, db_path, HistoryTexts::of({version}));
+    NamedPost named = find_named_post(app.get_name(), searcher, key, db_path, HistoryTexts::of({version}));
     if (!named.post) return named.exit;
     const PostRecord& post = *named.post;
     if (app.get_option("--version")->count()) {
@@ -277,7 +277,7 @@ int run_diff(int argc, char** argv, int at) {
     const HistoryTexts texts = versions.empty()       ? HistoryTexts::of({-2, -1})
                                : versions.size() == 1 ? HistoryTexts::of({versions[0] > 0 ? versions[0] - 1 : 0, versions[0]})
                                                       : HistoryTexts::of(versions);
-    NamedPost named = find_named_post(searcher, key, db_path, texts);
+    NamedPost named = find_named_post(app.get_name(), searcher, key, db_path, texts);
     if (!named.post) return named.exit;
     const long count = static_cast<long>(named.history.versions.size());
     for (long v : versions)

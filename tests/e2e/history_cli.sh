@@ -165,9 +165,10 @@ contains "$tmp/out" "{+dusk+}"
 # ---- errors: one line each ----
 run 1 diff no-such-post
 one_line "$tmp/err"
-contains "$tmp/err" "no post with id or link 'no-such-post'"
+contains "$tmp/err" "blogsearch diff: no post with id or link 'no-such-post'"
 run 1 show https://history.example/posts/none
 one_line "$tmp/err"
+contains "$tmp/err" "blogsearch show: no post with id or link"
 run 2 diff edited-post 9
 one_line "$tmp/err"
 contains "$tmp/err" "there is no version 9"
