@@ -233,7 +233,7 @@ struct Searcher::Kept {
         builder(set.all),
         tables(shared),
         revision(shared && set.distinct_docids ? revision_key(set.shards) : ""),
-        facet_table(set.distinct_docids || set.shards.size() == 1) {
+        facet_table(!set.remote && (set.distinct_docids || set.shards.size() == 1)) {
     if (!set.distinct_docids) return;
     auto make = [&set] { return std::make_shared<const PublishedKeys>(set.shards); };
     keys = tables ? tables->keys(revision, make) : make();
@@ -478,16 +478,17 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 
   const bool faceted = !request.facets.empty();
   FacetSpy spy(request.facets);
-  // Over remote shards, or local ones whose ids repeat (written before
-  // they were interleaved), the facet values are counted by Xapian's own
-  // ValueCountMatchSpy: xapian-tcpsrv runs no other, and the ids a spy is
+  // Over remote shards (one alone too), or local ones whose ids repeat
+  // (written before they were interleaved), the facet values are counted by
+  // Xapian's own ValueCountMatchSpy: xapian-tcpsrv runs no other, and the ids a spy is
   // shown are ids in their shards, which then do not say which shard. Over
   // remote shards it counts in a pass of its own in relevance order: with
   // a sort by value, 1.4.22's remote matcher shows the spy some documents
   // twice. Elsewhere FacetSpy only notes ids, and reads each shard's value
   // stream forwards after the match: over 100,000 posts, with 2 shards, a
   // tenth of the time the value spy's look-up per document took.
-  const bool count_values = shards_.shards.size() > 1 && !shards_.distinct_docids && !(kept && kept->facet_table);
+  const bool count_values =
+      shards_.remote || (shards_.shards.size() > 1 && !shards_.distinct_docids && !(kept && kept->facet_table));
   Xapian::ValueCountMatchSpy values(schema::kSlotFacets);
 
   Xapian::Enquire enquire(db_);

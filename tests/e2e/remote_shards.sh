@@ -37,7 +37,7 @@ pass() {
 # Free ports, as the kernel hands them out (then released for the servers).
 read -r -a ports < <(/usr/bin/python3 -c '
 import socket
-socks = [socket.socket() for _ in range(5)]
+socks = [socket.socket() for _ in range(6)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in socks))')
 
@@ -151,6 +151,24 @@ assert all(labels[k] != k for k in labels), labels
 assert len(facets["category"]) > 0
 PY
 pass "three remote shards answer as the same shards opened locally, and as one database of the same posts"
+
+# One remote shard alone (a database of one shard, as tools/serve-shards
+# serves it): its facets too, from the CLI and the page.
+serve "${ports[5]}" "$tmp/single/SHARD-0"
+mkdir -p "$tmp/one"
+printf 'remote :127.0.0.1:%s\n' "${ports[5]}" >"$tmp/one/XAPIANDB"
+for q in the pytorch '"deep learning"'; do
+  one_json=$(answer "$tmp/one" --facets category,author,feed,month --limit 20 -- "$q")
+  single_json=$(answer "$tmp/single" --facets category,author,feed,month --limit 20 -- "$q")
+  [ "$(essence <<<"$one_json")" = "$(essence <<<"$single_json")" ] ||
+    fail "'$q': one remote shard finds other posts or facets than the database opened locally:
+  remote: $(essence <<<"$one_json")
+  local:  $(essence <<<"$single_json")"
+done
+env -i PATH=/usr/bin:/bin BLOGSEARCH_DB="$tmp/one" REQUEST_METHOD=GET QUERY_STRING="q=the" "$BLOGSEARCH_CGI" >"$tmp/cgi.one"
+head -1 "$tmp/cgi.one" | grep -q '^Status: 200' || fail "the page over one remote shard: $(head -1 "$tmp/cgi.one")"
+grep -q 'id="h-category"' "$tmp/cgi.one" || fail "the page over one remote shard shows no facets"
+pass "one remote shard alone answers with facets, as the database opened locally"
 
 # "Did you mean": a misspelt word with a known correction; the correction
 # must come through the remote stub's spelling stub, and agree with local.
