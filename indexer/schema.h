@@ -424,6 +424,23 @@ inline std::string interleaved_docids_value(unsigned shard, unsigned shards) {
   return "interleaved " + std::to_string(shard) + "/" + std::to_string(shards);
 }
 
+// The shard and shard count a kMetaDocids value names; false when it is
+// not one interleaved_docids_value wrote. Never throws (but bad_alloc).
+inline bool read_interleaved_docids_value(const std::string& value, unsigned& shard, unsigned& shards) {
+  const std::string head = "interleaved ";
+  if (value.compare(0, head.size(), head) != 0) return false;
+  const std::size_t slash = value.find('/', head.size());
+  if (slash == std::string::npos) return false;
+  const std::string n = value.substr(head.size(), slash - head.size()), k = value.substr(slash + 1);
+  auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 6 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!digits(n) || !digits(k)) return false;
+  shard = static_cast<unsigned>(std::stoul(n));
+  shards = static_cast<unsigned>(std::stoul(k));
+  return shard < shards;
+}
+
 // Whether `db`, shard `shard` of `shards`, holds interleaved ids: it is
 // marked so (kMetaDocids), and its first and last ids are its shard's. A
 // shard compacted by `xapian-compact` without --no-renumber keeps the mark,

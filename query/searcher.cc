@@ -343,10 +343,15 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
         if (attempt >= kMaxRetries) throw;
       }
     }
+  } catch (const ShardUnreachable& e) {
+    throw ShardsUnreachable("cannot open the database at " + path + ": " + e.what());
   } catch (const ShardError& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.what());
   } catch (const Xapian::DatabaseCorruptError& e) {
     throw DatabaseUnavailable(schema::damaged_database_message(path, e.get_msg()));
+  } catch (const Xapian::NetworkError& e) {
+    throw ShardsUnreachable("cannot open the database at " + path + ": a remote shard did not answer: " +
+                            e.get_msg());
   } catch (const Xapian::Error& e) {
     throw DatabaseUnavailable("cannot open the database at " + path + ": " + e.get_msg() + "; " +
                               create_hint(path));
@@ -447,7 +452,7 @@ SearchResult Searcher::search(const SearchRequest& request) {
     } catch (const Xapian::DatabaseError& e) {
       throw DatabaseUnavailable("cannot read the database at " + path_ + ": " + e.get_msg());
     } catch (const Xapian::NetworkError& e) {
-      throw DatabaseUnavailable(shard_failure(e));
+      throw ShardsUnreachable(shard_failure(e));
     } catch (const Xapian::Error& e) {
       throw std::runtime_error("search failed on " + path_ + ": " + e.get_type() + ": " + e.get_msg());
     }
@@ -844,7 +849,7 @@ void Searcher::on_read_error(int attempt) {
       throw std::runtime_error("the database at " + path_ + " kept changing: " + e.get_msg());
     reopen();
   } catch (const Xapian::NetworkError& e) {
-    throw DatabaseUnavailable(shard_failure(e));
+    throw ShardsUnreachable(shard_failure(e));
   } catch (const Xapian::DatabaseCorruptError& e) {
     throw DatabaseUnavailable(schema::damaged_database_message(path_, e.get_msg()));
   } catch (const Xapian::Error& e) {

@@ -56,6 +56,13 @@ class SchemaMismatch : public DatabaseUnavailable {
   using DatabaseUnavailable::DatabaseUnavailable;
 };
 
+// A remote shard refused or did not answer in time: opening the database
+// again at once would only wait as long again.
+class ShardsUnreachable : public DatabaseUnavailable {
+ public:
+  using DatabaseUnavailable::DatabaseUnavailable;
+};
+
 enum class SortOrder {
   kRelevance,  // BM25, ties newest first
   kDate,       // newest first (oldest first with `reverse`)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "indexer/schema.h"
@@ -64,7 +65,7 @@ void add_remote(ShardSet& set, const std::string& where, const std::string& addr
                                         options.remote_connect_timeout_ms),
               name);
   } catch (const Xapian::Error& e) {
-    throw ShardError("cannot reach the shard at " + name + " (" + where + "): " + e.get_msg());
+    throw ShardUnreachable("cannot reach the shard at " + name + " (" + where + "): " + e.get_msg());
   }
   set.remote = true;
   set.remote_names.push_back(name);
@@ -148,11 +149,38 @@ void open_into(ShardSet& set, const std::string& path, int depth, const ShardOpt
     set.spelling_paths.push_back(spelling);
 }
 
+// Every shard of each database the set holds is listed: a front stub left
+// listing two remote shards after a rebuild made three would otherwise
+// search two thirds of the posts and say nothing. Shards marked "shard n of
+// K" must come in whole sets (each n of 0..K-1 as often as the others:
+// two databases of K shards listed together are whole). Throws ShardError.
+void check_whole_databases(const ShardSet& set) {
+  std::map<unsigned, std::vector<unsigned>> seen;  // K -> how often each n is listed
+  for (const auto& shard : set.shards) {
+    unsigned n = 0, k = 0;
+    if (!schema::read_interleaved_docids_value(shard.get_metadata(schema::kMetaDocids), n, k) || k < 2) continue;
+    std::vector<unsigned>& counts = seen[k];
+    counts.resize(k);
+    ++counts[n];
+  }
+  for (const auto& [k, counts] : seen) {
+    const auto [least, most] = std::minmax_element(counts.begin(), counts.end());
+    if (*least == *most) continue;
+    std::string missing;
+    for (unsigned n = 0; n < k; ++n)
+      if (counts[n] < *most) missing += (missing.empty() ? "" : ", ") + std::to_string(n);
+    throw ShardError("it lists shards of a database of " + std::to_string(k) + " but not its shard " + missing +
+                     " (numbered from 0), whose posts a search would miss; list every shard (a rebuild with "
+                     "another --shards changes them: docs/multi-host.md)");
+  }
+}
+
 }  // namespace
 
 ShardSet open_shards(const std::string& path, const ShardOptions& options) {
   ShardSet set;
   open_into(set, path, 0, options);
+  check_whole_databases(set);
   for (const auto& shard : set.shards) set.all.add_database(shard);
   const unsigned k = static_cast<unsigned>(set.shards.size());
   set.distinct_docids = !set.remote;

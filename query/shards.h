@@ -27,8 +27,9 @@
 // their writer (schema::kMetaCommit), so a search never mixes two states.
 //
 // open_shards() throws ShardError naming the stub line or the host:port
-// that failed; what Xapian throws later while searching a remote shard that
-// stopped answering (Xapian::NetworkError, NetworkTimeoutError) is the
+// that failed (ShardUnreachable for a remote shard that did not answer);
+// what Xapian throws later while searching a remote shard that stopped
+// answering (Xapian::NetworkError, NetworkTimeoutError) is the
 // caller's to turn into a message (shard_names() helps).
 #pragma once
 
@@ -43,6 +44,13 @@ namespace blogsearch {
 class ShardError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A remote shard that refused the connection or did not answer in time:
+// opening the stub again at once would wait as long again.
+class ShardUnreachable : public ShardError {
+ public:
+  using ShardError::ShardError;
 };
 
 struct ShardOptions {

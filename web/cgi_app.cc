@@ -9,6 +9,7 @@
 
 #include "query/format.h"
 #include "query/revision_tables.h"
+#include "query/version_diff.h"
 #include "web/format_web.h"
 #include "web/output_caps.h"
 
@@ -36,7 +37,8 @@ Response make_response(int status, OutputFormat format, std::string body) {
                {"Referrer-Policy", "no-referrer"},
                {"X-Frame-Options", "DENY"},
                // The style sheet's link carries its hash (style_version): a
-               // new sheet has a new URL, so browsers may keep this one.
+               // new sheet has a new URL, so browsers may keep this one
+               // (handle() shortens it for a URL without the right hash).
                {"Cache-Control", status != 200                  ? "no-store"
                                  : format == OutputFormat::kStyle ? "public, max-age=31536000, immutable"
                                                                   : "max-age=60"}};
@@ -140,7 +142,7 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   }
   if (!decoded.error.empty())
     return error_response(
-        {400, (context.query.post.empty() ? "Cannot search: " : "Cannot show this post: ") + decoded.error + "."},
+        {400, (decoded.names_post ? "Cannot show this post: " : "Cannot search: ") + decoded.error + "."},
         context);
 
   if (context.query.format == OutputFormat::kOpenSearch) {
@@ -149,7 +151,13 @@ Response CgiApp::handle(const CgiEnvironment& env) {
     return make_response(200, OutputFormat::kOpenSearch, std::move(body));
   }
   if (context.query.format == OutputFormat::kStyle) {
-    return make_response(200, OutputFormat::kStyle, std::string(page_style()));
+    Response r = make_response(200, OutputFormat::kStyle, std::string(page_style()));
+    // Only the sheet's own URL (its hash, as pages link it) names this
+    // sheet for good; another v, or none, is kept as long as a page.
+    if (context.query.style_hash != style_version())
+      for (auto& [name, value] : r.headers)
+        if (name == "Cache-Control") value = "max-age=60";
+    return r;
   }
   if (env.database.empty()) {
     log("BLOGSEARCH_DB is not set in the web server's environment");
@@ -183,11 +191,13 @@ std::optional<Response> CgiApp::on_database(const CgiEnvironment& env, const Pag
       // DatabaseUnavailable or a Xapian error passed on as runtime_error:
       // during a rebuild the generation this searcher read may be gone, so
       // open the database again (the stub now names the new one) and retry.
-      // A missing database or one of another schema stays so: no retry.
+      // A missing database or one of another schema stays so, and a remote
+      // shard that did not answer would take as long again: no retry.
       database_.forget();
       struct stat st {};
       const bool exists = ::stat(env.database.c_str(), &st) == 0;
-      const bool lasting = dynamic_cast<const SchemaMismatch*>(&e) != nullptr;
+      const bool lasting =
+          dynamic_cast<const SchemaMismatch*>(&e) != nullptr || dynamic_cast<const ShardsUnreachable*>(&e) != nullptr;
       if (!exists || lasting || attempt >= options_.retries) {
         log(e.what());
         const bool unavailable = dynamic_cast<const DatabaseUnavailable*>(&e) != nullptr;
@@ -221,12 +231,15 @@ Response CgiApp::post_response(const CgiEnvironment& env, PageContext& context) 
     return *failed;
   if (!page) return error_response({404, "No archived post has this id or link."}, context);
 
+  // A version the post does not have is named, as the CLI does
+  // ("This post has 2 versions (1 to 2); there is no version 3.").
+  for (unsigned asked : {w.version, w.diff_from, w.diff_to}) {
+    const std::string missing = asked ? version_range_error(page->history, asked) : "";
+    if (!missing.empty()) return error_response({400, "This " + missing + "."}, context);
+  }
   const std::size_t count = page->history.versions.size();
   const std::string versions = count == 1 ? "one version" : std::to_string(count) + " versions";
-  if (w.version > count)
-    return error_response({400, "This post has " + versions + ": there is no version " + std::to_string(w.version) + "."},
-                          context);
-  if (w.diff_from && (w.diff_from > count || w.diff_to > count || w.diff_from == w.diff_to))
+  if (w.diff_from && w.diff_from == w.diff_to)
     return error_response({400, "This post has " + versions + ": diff takes two different ones, as in diff=1-2."},
                           context);
   std::string body;
@@ -271,7 +284,8 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
   std::string body;
   switch (context.query.format) {
     case OutputFormat::kJson:
-      body = dump_json(result_to_json(result, JsonOptions{false, context.query.history}), false) + "\n";
+      // The CLI's model without the snapshots' file paths (pages never show paths).
+      body = dump_json(result_to_json(result, JsonOptions{false, context.query.history, false}), false) + "\n";
       break;
     case OutputFormat::kAtom:
       write_atom(body, result, context);

@@ -5,7 +5,8 @@
 # database opened locally does (results, feed titles, facets, "did you
 # mean"), and as one database of one shard, from the CLI and the CGI; a shard that
 # stops answering fails the search with a message naming the remote shards
-# (CLI exit 4, CGI 503), never with partial results; a read replica kept by
+# (CLI exit 4, CGI 503), never with partial results, and so does a stub
+# that lists only some shards of a database; a read replica kept by
 # xapian-replicate follows a commit and a rebuild's generation switch, its
 # spelling data too (docs/multi-host.md).
 set -euo pipefail
@@ -170,6 +171,18 @@ head -1 "$tmp/cgi.one" | grep -q '^Status: 200' || fail "the page over one remot
 grep -q 'id="h-category"' "$tmp/cgi.one" || fail "the page over one remote shard shows no facets"
 pass "one remote shard alone answers with facets, as the database opened locally"
 
+# A stub that lists two of the three shards (as a front left behind by a
+# rebuild with more shards) is refused, never searched as if whole.
+mkdir -p "$tmp/partial"
+printf 'remote :127.0.0.1:%s\n' "${ports[0]}" "${ports[1]}" >"$tmp/partial/XAPIANDB"
+rc=0
+"$BLOGSEARCH" --db "$tmp/partial" the >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 4 ] && grep -q 'but not its shard 2 (numbered from 0)' "$tmp/err" ||
+  fail "a stub missing shard 2: exit $rc, $(cat "$tmp/err")"
+env -i PATH=/usr/bin:/bin BLOGSEARCH_DB="$tmp/partial" REQUEST_METHOD=GET QUERY_STRING="q=the" "$BLOGSEARCH_CGI" >"$tmp/cgi.partial"
+head -1 "$tmp/cgi.partial" | grep -q '^Status: 503' || fail "the page over a stub missing a shard: $(head -1 "$tmp/cgi.partial")"
+pass "a stub that lists only some shards of a database is refused"
+
 # "Did you mean": a misspelt word with a known correction; the correction
 # must come through the remote stub's spelling stub, and agree with local.
 for typo in pytroch kernal compiller; do
@@ -223,8 +236,12 @@ took=$(( $(date +%s) - start ))
 [ ! -s "$tmp/out" ] || fail "a stopped shard: partial results printed: $(head -3 "$tmp/out")"
 grep -q "127.0.0.1:${ports[1]}" "$tmp/err" || fail "a stopped shard: the message does not name it: $(cat "$tmp/err")"
 [ "$took" -le 15 ] || fail "a stopped shard: the search took ${took}s (limit 5 s per message)"
+start=$(date +%s)
 cgi "$tmp/remote" "q=pytorch" >"$tmp/page"
+took=$(( $(date +%s) - start ))
 head -1 "$tmp/page" | grep -q '^Status: 503' || fail "a stopped shard: the CGI answers $(head -1 "$tmp/page")"
+# One attempt, as the CLI: opening the stub again would wait as long again.
+[ "$took" -le 15 ] || fail "a stopped shard: the CGI answered after ${took}s (limit 5 s per message)"
 kill -CONT "${tcpsrv_pids[1]}"
 # A shard that is gone (connection refused) fails at once, named.
 kill "${tcpsrv_pids[2]}"
@@ -233,6 +250,8 @@ rc=0
 "$BLOGSEARCH" --db "$tmp/remote" pytorch >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 4 ] && grep -q "127.0.0.1:${ports[2]}" "$tmp/err" ||
   fail "a shard that is gone: exit $rc, $(cat "$tmp/err")"
+cgi "$tmp/remote" "q=pytorch" >"$tmp/page"
+head -1 "$tmp/page" | grep -q '^Status: 503' || fail "a shard that is gone: the CGI answers $(head -1 "$tmp/page")"
 serve "${ports[2]}" "$tmp/db/SHARD-2"
 tcpsrv_pids[2]=${pids[-1]}
 [ "$(answer "$tmp/remote" --facets feed -- pytorch)" = "$(answer "$local_db" --facets feed -- pytorch)" ] ||
