@@ -65,13 +65,18 @@ std::string diff_markup(const TextDiff& diff, bool colour);
 struct JsonOptions {
   bool with_text = false;     // include each result's full plain text
   bool with_history = false;  // include each result's history (--history)
+  // Include the "snapshot" of each result and version: a file path on this
+  // machine, which the web's JSON leaves out (pages never show paths).
+  bool with_paths = true;
 };
 nlohmann::json result_to_json(const SearchResult& result, const JsonOptions& options);
 nlohmann::json post_to_json(const PostRecord& post, const JsonOptions& options);
 // A post's versions, oldest first: [{"number", "first_seen", "last_seen",
-// "changed": [...], "no_text", "feed", "snapshot"}] (no titles or texts);
-// of more than `max_versions`, the newest that many.
-nlohmann::json history_to_json(const PostHistory& history, std::size_t max_versions = kAllVersions);
+// "changed": [...], "no_text", "feed", "snapshot"}] (no titles or texts;
+// "snapshot" only `with_paths`); of more than `max_versions`, the newest
+// that many.
+nlohmann::json history_to_json(const PostHistory& history, std::size_t max_versions = kAllVersions,
+                               bool with_paths = true);
 // {"parts": [{"op": "same"|"removed"|"added", "text"}], "words_removed",
 // "words_added", "coarse", "cut"}; each part's text starts with its lead.
 nlohmann::json diff_to_json(const TextDiff& diff);

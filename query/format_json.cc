@@ -39,24 +39,25 @@ nlohmann::json post_to_json(const PostRecord& p, const JsonOptions& options) {
       {"no_text", p.no_text},
       {"summary", p.summary},
       {"content_hash", p.content_hash},
-      {"snapshot", p.snapshot},
   };
+  if (options.with_paths) j["snapshot"] = p.snapshot;
   if (options.with_text) j["text"] = p.text;
   return j;
 }
 
-nlohmann::json history_to_json(const PostHistory& h, std::size_t max_versions) {
+nlohmann::json history_to_json(const PostHistory& h, std::size_t max_versions, bool with_paths) {
   nlohmann::json versions = nlohmann::json::array();
   const std::size_t skip = h.versions.size() - std::min(h.versions.size(), max_versions);
   for (auto it = h.versions.begin() + static_cast<std::ptrdiff_t>(skip); it != h.versions.end(); ++it) {
     const Version& v = *it;
-    versions.push_back({{"number", v.number},
+    nlohmann::json j = {{"number", v.number},
                         {"first_seen", format_time(v.first_seen)},
                         {"last_seen", format_time(v.last_seen)},
                         {"changed", v.changed},
                         {"no_text", v.no_text},
-                        {"feed", v.feed},
-                        {"snapshot", v.snapshot}});
+                        {"feed", v.feed}};
+    if (with_paths) j["snapshot"] = v.snapshot;
+    versions.push_back(std::move(j));
   }
   return versions;
 }
@@ -67,7 +68,8 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
     nlohmann::json j = post_to_json(*hit.post, options);
     // A post seen in thousands of snapshots has many versions: a search
     // shows them only when asked (--history, &history=1).
-    if (options.with_history && hit.history) j["history"] = history_to_json(*hit.history);
+    if (options.with_history && hit.history)
+      j["history"] = history_to_json(*hit.history, kAllVersions, options.with_paths);
     j["rank"] = hit.rank;
     j["percent"] = hit.percent;
     j["weight"] = hit.weight;

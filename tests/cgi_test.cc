@@ -169,11 +169,28 @@ TEST(CgiRequest, RepeatedFiltersAreBounded) {
   EXPECT_EQ(d.notices.size(), 1u);
 }
 
-TEST(CgiRequest, HostileBytesAreRepairedOrEndTheValue) {
-  EXPECT_EQ(decode_query_string("q=a%00%3Cscript%3E").query.q, "a");
-  EXPECT_EQ(decode_query_string("q=%C0%BCscript").query.q, "\xEF\xBF\xBD\xEF\xBF\xBDscript");
-  EXPECT_EQ(decode_query_string("q=%1B%5B31m").query.q, "[31m");
+// A NUL, another control character or bytes that are not UTF-8 cannot be
+// what someone searched for: an error naming the parameter (a NUL used to
+// end the value unseen, q=%00kernel searching nothing; bad bytes became
+// U+FFFD).
+TEST(CgiRequest, ControlCharactersAndInvalidUtf8AreErrors) {
+  EXPECT_EQ(decode_query_string("q=%00kernel").error, "q holds a control character");
+  EXPECT_EQ(decode_query_string("q=a%00%3Cscript%3E").error, "q holds a control character");
+  EXPECT_EQ(decode_query_string("post=%00").error, "post holds a control character");
+  EXPECT_EQ(decode_query_string("category=x%00y").error, "category holds a control character");
+  EXPECT_EQ(decode_query_string("q=%1B%5B31m").error, "q holds a control character");
+  EXPECT_EQ(decode_query_string("q=%C2%85").error, "q holds a control character");  // U+0085, C1
+  EXPECT_EQ(decode_query_string("q=%C3%28").error, "q is not valid UTF-8 text");
+  EXPECT_EQ(decode_query_string("q=%C0%BCscript").error, "q is not valid UTF-8 text");
+  EXPECT_EQ(decode_query_string("q=%EF%BF%BF").error, "q holds a noncharacter (U+FFFE or U+FFFF)");
+  // A "%00" key is no parameter's name, nor are unknown parameters read.
+  EXPECT_EQ(decode_query_string("q%00x=1&q=kernel").query.q, "kernel");
+  EXPECT_EQ(decode_query_string("utm=%00%C3%28&q=kernel").error, "");
+  // Tab and line breaks are spaces; "%2500" is "%00" written out; a stray % is kept.
+  EXPECT_EQ(decode_query_string("q=a%09b%0Ac%0Dd").query.q, "a\tb\nc\rd");
+  EXPECT_EQ(decode_query_string("q=%2500").query.q, "%00");
   EXPECT_EQ(decode_query_string("q=%zz%").query.q, "%zz%");
+  EXPECT_EQ(decode_query_string("q=J%C3%BCrgen+%E6%9D%B1%E4%BA%AC").query.q, "Jürgen 東京");
 }
 
 // A query with every parameter away from its default, values that need
@@ -950,7 +967,7 @@ TEST_F(CgiAppTest, JsonIsTheCliModel) {
   req.facets = {FacetKind::kCategory, FacetKind::kAuthor, FacetKind::kFeed, FacetKind::kMonth};
   req.facet_limit = 24;
   Searcher searcher(db_);
-  auto want = result_to_json(searcher.search(req), JsonOptions{});
+  auto want = result_to_json(searcher.search(req), JsonOptions{false, false, false});
   got.erase("elapsed_ms");
   want.erase("elapsed_ms");
   EXPECT_EQ(got, want);
@@ -1089,6 +1106,81 @@ TEST_F(CgiAppTest, JsonHasHistoryOnlyWhenAsked) {
   EXPECT_EQ(app.handle(env("format=json&history=yes")).status, 400);
 }
 
+// The web's JSON names no file of the server: the CLI's "snapshot" (the
+// archived file a post or version was read from) is left out.
+TEST_F(CgiAppTest, JsonShowsNoPaths) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  for (const char* qs : {"q=kernels&format=json", "q=kernels&format=json&history=1", "format=json&n=100&history=1"}) {
+    const Response r = app.handle(env(qs));
+    ASSERT_EQ(r.status, 200) << qs;
+    EXPECT_EQ(r.body.find(BLOGSEARCH_SOURCE_DIR), std::string::npos) << qs;  // where data/ was read from
+    const auto j = nlohmann::json::parse(r.body);
+    ASSERT_FALSE(j["results"].empty()) << qs;
+    for (const auto& result : j["results"]) {
+      EXPECT_FALSE(result.contains("snapshot")) << qs;
+      EXPECT_TRUE(result.contains("content_hash")) << "the rest of the model is kept";
+      for (const auto& version : result.value("history", nlohmann::json::array()))
+        EXPECT_FALSE(version.contains("snapshot")) << qs;
+    }
+  }
+  // The CLI's model keeps it.
+  Searcher searcher(db_);
+  SearchRequest req;
+  req.query.text = "kernels";
+  req.with_history = true;
+  const auto cli = result_to_json(searcher.search(req), JsonOptions{false, true});
+  ASSERT_FALSE(cli["results"].empty());
+  EXPECT_TRUE(cli["results"][0].contains("snapshot"));
+  EXPECT_TRUE(cli["results"][0]["history"][0].contains("snapshot"));
+}
+
+// Past the last page the page before is as empty: the page says where the
+// results end and links that page, not page - 1 (page=3 of one page linked
+// page 2; page=999999, clamped to 1000, linked page 999).
+TEST_F(CgiAppTest, PastTheLastPageLinksTheLastPage) {
+  ingest({data("pytorch")});  // 8 posts: one page of 10, two of 5
+  CgiApp app(quiet());
+  const Response three = app.handle(env("feed=pytorch&page=3"));
+  ASSERT_EQ(three.status, 200);
+  EXPECT_NE(three.body.find("No results on page 3: the last page of results is page 1."), std::string::npos)
+      << three.body;
+  EXPECT_NE(three.body.find("<a href=\"?feed=pytorch\" rel=\"prev\">← Last page (1)</a>"), std::string::npos);
+  EXPECT_EQ(three.body.find("page=2"), std::string::npos);
+  const Response far = app.handle(env("feed=pytorch&n=5&page=999999"));
+  ASSERT_EQ(far.status, 200);
+  EXPECT_NE(far.body.find("Only the first 1000 pages can be shown."), std::string::npos);
+  EXPECT_NE(far.body.find("No results on page 1000: the last page of results is page 2."), std::string::npos);
+  EXPECT_NE(far.body.find("<a href=\"?feed=pytorch&amp;n=5&amp;page=2\" rel=\"prev\">← Last page (2)</a>"),
+            std::string::npos);
+  EXPECT_EQ(far.body.find("page=999"), std::string::npos);
+  // On the last page itself, as before; a search with no match links nothing.
+  const Response last = app.handle(env("feed=pytorch&n=5&page=2"));
+  EXPECT_NE(last.body.find("<a href=\"?feed=pytorch&amp;n=5\" rel=\"prev\">← Previous</a>"), std::string::npos);
+  const Response none = app.handle(env("q=zzzzqqq&page=3"));
+  EXPECT_NE(none.body.find("No posts match."), std::string::npos);
+  EXPECT_EQ(none.body.find("rel=\"prev\""), std::string::npos);
+}
+
+// A value the decoder refuses (a NUL: q=%00kernel showed the start page)
+// is a 400 with its one-line reason, in the format asked.
+TEST_F(CgiAppTest, ControlCharactersAre400) {
+  ingest({data("")});
+  CgiApp app(quiet());
+  const Response q = app.handle(env("q=%00kernel"));
+  EXPECT_EQ(q.status, 400);
+  EXPECT_NE(q.body.find("Cannot search: q holds a control character."), std::string::npos) << q.body;
+  const Response post = app.handle(env("post=%00"));
+  EXPECT_EQ(post.status, 400);
+  EXPECT_NE(post.body.find("Cannot show this post: post holds a control character."), std::string::npos);
+  const Response utf8 = app.handle(env("q=%C3%28"));
+  EXPECT_EQ(utf8.status, 400);
+  EXPECT_NE(utf8.body.find("Cannot search: q is not valid UTF-8 text."), std::string::npos);
+  const Response json = app.handle(env("q=%00kernel&format=json"));
+  EXPECT_EQ(json.status, 400);
+  EXPECT_EQ(json.body, "{\"error\":\"Cannot search: q holds a control character.\",\"status\":400}\n");
+}
+
 TEST_F(CgiAppTest, StatusesAndHeaders) {
   ingest({data("")});
   CgiApp app(quiet());
@@ -1136,6 +1228,13 @@ TEST_F(CgiAppTest, StyleSheetIsLinkedAndKept) {
   EXPECT_EQ(header(css, "Content-Type"), "text/css; charset=utf-8");
   EXPECT_EQ(header(css, "Cache-Control"), "public, max-age=31536000, immutable");
   EXPECT_EQ(css.body, std::string(page_style()));
+  // Only under its own hash: another v, or none, is kept as long as a page.
+  for (const char* qs : {"format=css&v=abc", "format=css", "format=css&v="}) {
+    const Response other = app.handle(env(qs));
+    EXPECT_EQ(other.status, 200) << qs;
+    EXPECT_EQ(header(other, "Cache-Control"), "max-age=60") << qs;
+    EXPECT_EQ(other.body, css.body) << qs;
+  }
   EXPECT_NE(css.body.find("prefers-color-scheme:dark"), std::string::npos);
   EXPECT_EQ(style_version().size(), 16u);
 }

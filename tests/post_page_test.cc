@@ -359,10 +359,13 @@ TEST_F(PostPageTest, UnknownPostIs404AndBadVersionsAre400) {
   const std::vector<Case> cases = {
       {"post=no-such-post", 404, "No archived post has this id or link."},
       {"post=https%3A%2F%2Fpytorch.org%2Fblog%2Fnothing-here%2F", 404, "No archived post has this id or link."},
-      {p + "&version=3", 400, "This post has 2 versions: there is no version 3."},
+      {p + "&version=3", 400, "This post has 2 versions (1 to 2); there is no version 3."},
       {p + "&version=x", 400, "Cannot show this post: version must be a whole number from 1."},
       {p + "&version=0", 400, "Cannot show this post: version must be a whole number from 1."},
-      {p + "&diff=1-3", 400, "This post has 2 versions: diff takes two different ones, as in diff=1-2."},
+      // A version it does not have is named (it said "diff takes two different ones").
+      {p + "&diff=1-3", 400, "This post has 2 versions (1 to 2); there is no version 3."},
+      {p + "&diff=4-1", 400, "This post has 2 versions (1 to 2); there is no version 4."},
+      {p + "&diff=1-1", 400, "This post has 2 versions: diff takes two different ones, as in diff=1-2."},
       {p + "&diff=2-2", 400, "This post has 2 versions: diff takes two different ones, as in diff=1-2."},
       {p + "&diff=2", 400, "Cannot show this post: diff must be two version numbers, as in diff=1-2."},
       {p + "&version=1&diff=1-2", 400, "Ask for one version or for one diff, not both."},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
@@ -50,6 +51,37 @@ struct QueryListDeleter {
 
 // Before every post: the start page and an empty Atom feed list all posts.
 constexpr UnixTime kBeginningOfTime = -(UnixTime{1} << 40);
+
+// The names of the parameters decode_query_string reads.
+bool is_parameter(const std::string& key) {
+  for (const char* name :
+       {"q", "page", "n", "sort", "since", "until", "format", "v", "history", "post", "version", "diff"})
+    if (key == name) return true;
+  for (const FacetInfo& f : kFacetTable)
+    if (!f.parameter.empty() && key == f.parameter) return true;
+  return false;
+}
+
+// Why a decoded value cannot be a parameter's text, or nullptr.
+const char* unusable_text(std::string_view value) {
+  for (std::size_t i = 0; i < value.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t len = utf8::decode(value, i, cp);
+    if (len == 0) return "is not valid UTF-8 text";
+    if (dropped_character(cp))
+      return cp < 0xA0 ? "holds a control character" : "holds a noncharacter (U+FFFE or U+FFFF)";
+    i += len;
+  }
+  return nullptr;
+}
+
+// uriparser decodes into C strings, where a "%00" would end the value
+// unseen: it is read as "%01", another control character, refused alike.
+std::string without_nul_escapes(std::string_view query_string) {
+  std::string out(query_string);
+  for (std::size_t at = 0; (at = out.find("%00", at)) != std::string::npos; at += 3) out[at + 2] = '1';
+  return out;
+}
 
 
 }  // namespace
@@ -97,10 +129,10 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   w.n = limits.default_per_page;
   if (query_string.empty()) return out;
 
+  const std::string text = without_nul_escapes(query_string);
   UriQueryListA* raw = nullptr;
   int count = 0;
-  if (uriDissectQueryMallocExA(&raw, &count, query_string.data(),
-                               query_string.data() + query_string.size(), URI_TRUE,
+  if (uriDissectQueryMallocExA(&raw, &count, text.data(), text.data() + text.size(), URI_TRUE,
                                URI_BR_DONT_TOUCH) != URI_SUCCESS) {
     out.error = "the query string cannot be read";
     return out;
@@ -108,8 +140,8 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   std::unique_ptr<UriQueryListA, QueryListDeleter> list(raw);
 
   bool seen_q = false, seen_page = false, seen_n = false, seen_sort = false, seen_since = false,
-       seen_until = false, seen_format = false, seen_history = false, seen_post = false, seen_version = false,
-       seen_diff = false;
+       seen_until = false, seen_format = false, seen_v = false, seen_history = false, seen_post = false,
+       seen_version = false, seen_diff = false;
   bool cut_values = false;
   std::size_t filter_bytes = 0;
   auto add_value = [&](std::vector<std::string>& values, std::string v) {
@@ -124,7 +156,13 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
   for (const UriQueryListA* item = list.get(); item; item = item->next) {
     if (!item->key) continue;
     const std::string key = item->key;
-    std::string value = valid_text(item->value ? item->value : "");
+    if (!is_parameter(key)) continue;
+    if (key == "post") out.names_post = true;
+    std::string value = item->value ? item->value : "";
+    if (const char* why = unusable_text(value)) {
+      out.error = key + " " + why;
+      continue;
+    }
     if (key == "q" && !seen_q) {
       seen_q = true;
       if (value.size() > limits.max_query_bytes) {
@@ -175,6 +213,9 @@ DecodedRequest decode_query_string(std::string_view query_string, const RequestL
       seen_format = true;
       if (value.empty()) continue;
       if (!parse_format(value, w.format)) out.error = "format must be html, json, atom or opensearch";
+    } else if (key == "v" && !seen_v) {
+      seen_v = true;
+      w.style_hash = cut_utf8(value, 64);
     } else if (key == "history" && !seen_history) {
       seen_history = true;
       if (value == "1") w.history = true;

@@ -10,16 +10,18 @@
 //   category, author, feed   filters, repeatable (at most max_values each,
 //             max_filter_bytes in all)
 //   format    html | json | atom | opensearch | css (the page's style sheet)
+//   v         with format=css: the sheet's hash, as pages link it
 //   history   1: JSON results carry each post's history (else they do not)
 //   post      a post's id or link: the post's own page (q, when given, is
 //             the search it was reached from, whose words are marked)
 //   version   with post: that version's text (1 = the oldest)
 //   diff      with post: "A-B", version A's text against version B's
 // Unknown parameters are ignored; the first of a repeated single-valued
-// parameter wins. Values are percent-decoded by uriparser ("+" is a space);
-// invalid UTF-8 becomes U+FFFD and control characters are dropped
-// (escape.h's valid_text), so everything after this point is valid text.
-// A "%00" ends its value: uriparser decodes into C strings.
+// parameter wins. Values are percent-decoded by uriparser ("+" is a space).
+// A value of these parameters that is not valid UTF-8 or holds a control
+// character (%00 to %1F but tab and line breaks, %7F to %9F) is an error:
+// it cannot be what someone typed (the page's form sends UTF-8), and
+// repairing it would search for something else than was sent.
 //
 // decode_query_string() never throws (but bad_alloc): numbers out of range
 // are clamped with a notice; a value that cannot mean anything (a page that
@@ -53,6 +55,7 @@ struct WebQuery {
   std::vector<std::string> categories, authors, feeds;
   OutputFormat format = OutputFormat::kHtml;
   bool history = false;
+  std::string style_hash;  // v, with format=css; never in links
   // The post page: the post's id or link ("" for a search), and what of it.
   std::string post;
   unsigned version = 0;                  // 0: the current text
@@ -85,6 +88,7 @@ struct DecodedRequest {
   WebQuery query;
   std::vector<std::string> notices;  // what was cut or clamped, for the page
   std::string error;                 // why the request is unusable; "" when fine
+  bool names_post = false;           // a post parameter came, usable or not
 };
 
 DecodedRequest decode_query_string(std::string_view query_string, const RequestLimits& limits = {});

@@ -15,13 +15,6 @@ namespace {
 
 const char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
-// Control characters that HTML calls parse errors and XML 1.0 forbids or
-// discourages; none carries meaning in a title or a query.
-bool dropped(std::uint32_t cp) {
-  if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
-  return (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF;
-}
-
 // Printable ASCII that no escaper here changes: copied in runs, as most
 // text is made of it.
 constexpr std::array<bool, 256> kPlainAscii = [] {
@@ -72,12 +65,19 @@ void for_each_char(std::string_view text, Emit emit) {
       ++i;
       continue;
     }
-    if (!dropped(cp)) emit(text.substr(i, len), cp);
+    if (!dropped_character(cp)) emit(text.substr(i, len), cp);
     i += len;
   }
 }
 
 }  // namespace
+
+// Control characters that HTML calls parse errors and XML 1.0 forbids or
+// discourages; none carries meaning in a title or a query.
+bool dropped_character(std::uint32_t cp) {
+  if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
+  return (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF;
+}
 
 char* write_escaped_markup(char* out, std::string_view text) {
   for_each_char(text, [&out](std::string_view bytes, std::uint32_t cp) {

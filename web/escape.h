@@ -14,6 +14,7 @@
 // something else. None of them throws (except std::bad_alloc).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,10 @@ namespace blogsearch::web {
 // Valid UTF-8 with the forbidden control characters removed (tab, newline
 // and carriage return are kept). What every function below starts with.
 std::string valid_text(std::string_view text);
+// The code points valid_text removes: C0 controls but tab, newline and
+// carriage return, DEL and the C1 controls (U+007F to U+009F), and the
+// noncharacters U+FFFE and U+FFFF.
+bool dropped_character(std::uint32_t cp);
 
 // THE escaper of markup, for every context the web outputs write text
 // into: HTML text, a double- or single-quoted HTML attribute value, XML

@@ -247,10 +247,15 @@ void write_hit(PageOut& out, const Hit& hit, const Refinements& links, const std
   out << "</article></li>\n";
 }
 
+// The last page that has results (0 when none has), at most kMaxPage.
+unsigned last_page(const SearchResult& r, const WebQuery& w) {
+  return static_cast<unsigned>(std::min<unsigned long long>((r.total.estimated + w.n - 1) / w.n, kMaxPage));
+}
+
 void write_pages(PageOut& out, const SearchResult& r, const WebQuery& w) {
-  const unsigned long long total = r.total.estimated;
-  unsigned last = static_cast<unsigned>(std::min<unsigned long long>((total + w.n - 1) / w.n, kMaxPage));
+  const unsigned last = last_page(r, w);
   if (last <= 1 && w.page <= 1) return;
+  if (last == 0) return;  // no page has results: nowhere to go
   auto page_link = [&](unsigned page, const std::string& label, const char* rel) {
     WebQuery to = w;
     to.page = page;
@@ -259,6 +264,13 @@ void write_pages(PageOut& out, const SearchResult& r, const WebQuery& w) {
     out << ">" << label << "</a></li>";
   };
   out << "<nav class=\"pages\" aria-label=\"Result pages\"><ul>";
+  if (w.page > last) {
+    // Past the end the page before is as empty: the way back is the last
+    // page with results.
+    page_link(last, "← Last page (" + std::to_string(last) + ")", "prev");
+    out << "</ul></nav>\n";
+    return;
+  }
   if (w.page > 1) page_link(w.page - 1, "← Previous", "prev");
   const unsigned from = w.page > 3 ? w.page - 2 : 1;
   const unsigned to = std::min(last, from + 4);
@@ -450,7 +462,10 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
   }
   out << "<p class=\"count\" role=\"status\">";
   if (r.hits.empty()) {
-    out << (r.total.estimated == 0 ? "No posts match." : "No more results on this page.");
+    if (r.total.estimated == 0) out << "No posts match.";
+    else if (w.page > last_page(r, w))
+      out << "No results on page " << w.page << ": the last page of results is page " << last_page(r, w) << ".";
+    else out << "No more results on this page.";
   } else {
     const unsigned long long first = r.offset + 1, last = r.offset + r.hits.size();
     out << "Results " << Count{first} << "–" << Count{last} << " of " << (r.total.exact() ? "" : "about ")
