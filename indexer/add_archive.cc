@@ -151,6 +151,8 @@ void copy_into_archive(const std::string& archive_dir, std::vector<Snapshot>& sn
   InArchive in_archive(archive_dir);
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
     archive_one(archive, in_archive, snapshots[i], max_body, link, out);
+    if (archive.created_folders().size() != out.created_folders.size())
+      out.created_folders = archive.created_folders();
     if (on_archived && !on_archived(i)) return;
   }
 }
@@ -168,6 +170,11 @@ long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_
       removed++;
       copy.copied--;
     }
+  }
+  // A folder made for files that all failed would stay as an empty feed.
+  for (const std::string& folder : copy.created_folders) {
+    std::error_code ec;
+    if (fs::is_empty(folder, ec) && !ec) fs::remove(folder, ec);
   }
   return removed;
 }

@@ -62,6 +62,7 @@ struct ArchiveCopy {
   long already = 0;                 // in the archive already (same body)
   long left_out = 0;                // unreadable or too large
   std::vector<std::string> written;  // the archived paths written now
+  std::vector<std::string> created_folders;  // the feed folders made now
 };
 
 // Gives each snapshot whose folder names no feed the id the writer would
@@ -78,9 +79,10 @@ void copy_into_archive(const std::string& archive_dir, std::vector<Snapshot>& sn
 // Takes out of the archive what copy_into_archive() wrote now for the
 // snapshots the ingest could not take (IngestSummary::not_ingested: not a
 // feed, unreadable), so that the archive holds what `add` ingested and
-// `rebuild` does not meet the same error again. Returns how many were
-// removed; a file that cannot be removed stays (it only costs a rebuild
-// the same error).
+// `rebuild` does not meet the same error again; and a feed folder that
+// copy_into_archive() created, once that leaves it empty (never one that
+// holds anything). Returns how many files were removed; a file that cannot
+// be removed stays (it only costs a rebuild the same error).
 long remove_not_ingested(ArchiveCopy& copy, const std::vector<std::string>& not_ingested);
 
 // Why the archiving stopped (a full disk...), as ArchiveGate::wait throws

@@ -126,8 +126,9 @@ Archive::Folder& Archive::folder(const std::string& feed_id) {
   // Absolute: the path is stored with each version, to be read from anywhere.
   fs::path dir = (fs::absolute(dir_, ec) / feed_id).lexically_normal();
   if (ec) dir = fs::path(dir_) / feed_id;
-  fs::create_directories(dir, ec);
+  const bool created = fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
+  if (created) created_.push_back(dir.string());
   remove_stale_temporaries(dir);
   Folder f;
   f.dir = dir.string();

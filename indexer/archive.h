@@ -84,6 +84,8 @@ class Archive {
   // file no longer has `size` bytes): then put() the body read.
   std::optional<ArchivedFile> link(const FetchResponse& response, const std::string& source, std::uintmax_t size,
                                    const nlohmann::json& extra, bool with_headers);
+  // The feed folders (absolute) that this object created, in order.
+  const std::vector<std::string>& created_folders() const { return created_; }
 
  private:
   struct Folder {
@@ -103,6 +105,7 @@ class Archive {
   std::string dir_;
   SameAsNewest same_;
   std::map<std::string, Folder> folders_;
+  std::vector<std::string> created_;
 };
 
 // What a fetch (or a committed version) tells of its snapshot: feed id,

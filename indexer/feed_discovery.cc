@@ -166,8 +166,12 @@ DiscoveredFeed discover_feed(const std::string& url, const FetchOptions& fetch, 
     }
   }
   std::string message = url + ": " + first.why;
-  message += alternates.empty() ? ", and as a page it names no feed (no <link rel=\"alternate\"> of a feed type)"
-                                : ", and none of the " + std::to_string(alternates.size()) + " feeds the page names parses";
+  if (alternates.empty())
+    message += ", and as a page it names no feed (no <link rel=\"alternate\"> of a feed type)";
+  else if (alternates.size() == 1)
+    message += ", and the one feed the page names does not parse";
+  else
+    message += ", and none of the " + std::to_string(alternates.size()) + " feeds the page names parses";
   message += "; tried: ";
   for (std::size_t i = 0; i < rejected.size(); ++i) message += (i ? "; " : "") + rejected[i];
   throw DiscoveryError(message);

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "indexer/count.h"
 #include "indexer/date.h"
 #include "indexer/feed_text.h"
 #include "indexer/html_text.h"
@@ -824,8 +825,8 @@ void settle_dates(ParsedFeed& feed, const ParseOptions& options) {
     }
   }
   if (settled > 10) {
-    feed.warnings.push_back(feed.file + ": " + std::to_string(settled - 10) +
-                            " more future dates; dated when first seen instead");
+    feed.warnings.push_back(feed.file + ": " + counted(static_cast<long long>(settled) - 10, "more future date", "more future dates") +
+                            "; dated when first seen instead");
   }
 }
 

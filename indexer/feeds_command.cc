@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <map>
 
+#include "indexer/archive.h"
+#include "indexer/count.h"
 #include "indexer/feed_discovery.h"
 #include "indexer/feeds_config.h"
 #include "indexer/feeds_edit.h"
@@ -48,8 +50,7 @@ int run_add(const FeedsArgs& a) {
   parse.max_items = a.max_items;
   DiscoveredFeed d = discover_feed(a.url, a.fetch, parse);
   if (const FeedConfig* same = file.find_url(d.url)) {
-    error(file.path() + ":" + std::to_string(same->line) + ": " + d.url + " is there already, as feed '" +
-          same->id + "'");
+    error(file.already_there(*same, d.url));
     return kInputError;
   }
   FeedConfig feed;
@@ -67,8 +68,9 @@ int run_add(const FeedsArgs& a) {
       std::printf(" (add another by its URL)\n");
     }
   }
-  std::printf("blogsearch-index: added feed %s to %s: \"%s\", %zu items (%s), %s\n", feed.id.c_str(),
-              file.path().c_str(), d.title.c_str(), d.items, d.format.c_str(), d.url.c_str());
+  std::printf("blogsearch-index: added feed %s to %s: \"%s\", %s (%s), %s\n", feed.id.c_str(), file.path().c_str(),
+              d.title.c_str(), counted(static_cast<long long>(d.items), "item", "items").c_str(), d.format.c_str(),
+              d.url.c_str());
   return kOk;
 }
 
@@ -139,8 +141,18 @@ int run_remove(const FeedsArgs& a) {
   FeedsFile file(resolve_config_path(a.config));
   file.remove(a.id);
   file.save();
-  std::printf("blogsearch-index: removed feed %s from %s (its posts stay searchable; rebuild to drop them)\n",
-              a.id.c_str(), file.path().c_str());
+  // rebuild reads the archive: the feed's posts go only with its folder
+  // there. The folder is named when it is in the archive of the database
+  // the other commands would use by default.
+  const std::filesystem::path folder =
+      std::filesystem::path(resolve_archive_path(a.archive, schema::resolve_db_path(a.db))) / a.id;
+  std::error_code ec;
+  const std::string how = std::filesystem::is_directory(folder, ec)
+                              ? "its posts stay searchable; to drop them, delete " + folder.string() +
+                                    "/ and run rebuild"
+                              : "any posts it has stay searchable; to drop them, delete its folder " + a.id +
+                                    "/ from the archive and run rebuild";
+  std::printf("blogsearch-index: removed feed %s from %s (%s)\n", a.id.c_str(), file.path().c_str(), how.c_str());
   return kOk;
 }
 
@@ -177,8 +189,9 @@ int run_import(const FeedsArgs& a) {
     added++;
   }
   if (added > 0) file.save();
-  std::printf("blogsearch-index: %zu feeds in %s: %ld added to %s, %ld there already, %ld skipped\n", entries.size(),
-              a.file.c_str(), added, file.path().c_str(), present, bad);
+  std::printf("blogsearch-index: %s in %s: %ld added to %s, %ld there already, %ld skipped\n",
+              counted(static_cast<long long>(entries.size()), "feed", "feeds").c_str(), a.file.c_str(), added,
+              file.path().c_str(), present, bad);
   return bad == 0 ? kOk : kPartial;
 }
 

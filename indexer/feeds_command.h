@@ -14,6 +14,7 @@ namespace blogsearch {
 
 struct FeedsArgs {
   std::string config, db;
+  std::string archive;                   // remove: names the feed's folder in it ($BLOGSEARCH_ARCHIVE, config.toml)
   std::string url, id, title, category;  // add
   std::string file;                      // import
   FetchOptions fetch;                    // add: the discovery requests

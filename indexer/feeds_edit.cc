@@ -63,6 +63,8 @@ FeedsFile::FeedsFile(std::string path) : path_(std::move(path)) {
 void FeedsFile::set_text(std::string text) {
   feeds_ = parse_feeds_config(text, path_);
   text_ = std::move(text);
+  url_keys_.clear();
+  for (const auto& f : feeds_) url_keys_.push_back(url_key(f.url));
 }
 
 const FeedConfig* FeedsFile::find(const std::string& id) const {
@@ -72,17 +74,21 @@ const FeedConfig* FeedsFile::find(const std::string& id) const {
 }
 
 const FeedConfig* FeedsFile::find_url(const std::string& url) const {
-  for (const auto& f : feeds_)
-    if (f.url == url) return &f;
+  const std::string key = url_key(url);
+  for (std::size_t i = 0; i < feeds_.size(); ++i)
+    if (url_keys_[i] == key) return &feeds_[i];
   return nullptr;
+}
+
+std::string FeedsFile::already_there(const FeedConfig& same, const std::string& url) const {
+  return path_ + ":" + std::to_string(same.line) + ": " + url + " is there already, as feed '" + same.id + "'" +
+         (same.url == url ? "" : " (" + same.url + ")");
 }
 
 void FeedsFile::append(const FeedConfig& feed) {
   if (std::string why = feed_id_problem(feed.id); !why.empty()) throw ConfigError(path_ + ": " + why);
   if (find(feed.id)) throw ConfigError(path_ + ": there is already a feed with id '" + feed.id + "'");
-  if (const FeedConfig* same = find_url(feed.url))
-    throw ConfigError(path_ + ":" + std::to_string(same->line) + ": " + feed.url + " is there already, as feed '" +
-                      same->id + "'");
+  if (const FeedConfig* same = find_url(feed.url)) throw ConfigError(already_there(*same, feed.url));
   std::string table = "[[feed]]\nid = " + toml_string(feed.id) + "\nurl = " + toml_string(feed.url) + "\n";
   if (!feed.title.empty()) table += "title = " + toml_string(feed.title) + "\n";
   if (!feed.category.empty()) table += "category = " + toml_string(feed.category) + "\n";

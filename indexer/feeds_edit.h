@@ -31,12 +31,17 @@ class FeedsFile {
   const std::string& text() const { return text_; }
   const std::vector<FeedConfig>& feeds() const { return feeds_; }
   const FeedConfig* find(const std::string& id) const;
-  // The feed whose url is `url`, or null.
+  // The feed whose url is `url`, however either is written (url_key,
+  // url.h: "HTTP://Example.org:80/feed#top" is "http://example.org/feed"),
+  // or null.
   const FeedConfig* find_url(const std::string& url) const;
+  // "FILE:LINE: URL is there already, as feed 'ID'", and the URL as the
+  // file writes it when that differs: the error for a URL find_url found.
+  std::string already_there(const FeedConfig& same, const std::string& url) const;
 
   // Appends a [[feed]] table (id, url, then title and category when not
   // empty, enabled only when false). Throws ConfigError when the id or url
-  // is invalid or already there.
+  // is invalid or already there (find_url; the message is already_there's).
   void append(const FeedConfig& feed);
   // Removes the [[feed]] table of `id`. Throws ConfigError when it is not
   // there.
@@ -49,6 +54,7 @@ class FeedsFile {
   std::string path_;
   std::string text_;
   std::vector<FeedConfig> feeds_;
+  std::vector<std::string> url_keys_;  // url_key of each feed's url
 };
 
 // An id for a new feed that is not in `taken`: the slug of `title`, else of

@@ -245,6 +245,11 @@ std::vector<FetchResponse> fetch_all(const std::vector<FetchRequest>& requests, 
       auto node = active.extract(e);
       std::unique_ptr<Job> job = std::move(node.mapped());
       double retry_in = finish(*job, code);
+      // The retries' backoff is most of the time a failing feed takes:
+      // its error says they were made (the message is the last attempt's).
+      std::string& error = responses[job->index].error;
+      if (retry_in < 0 && !error.empty() && job->attempt > 1)
+        error += " (" + std::to_string(job->attempt) + " attempts)";
       curl_multi_remove_handle(multi, e);
       curl_easy_cleanup(e);
       job->easy = nullptr;

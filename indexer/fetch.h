@@ -30,7 +30,7 @@ struct FetchRequest {
 struct FetchResponse {
   std::string feed_id;
   int status = 0;             // final HTTP status; 0 when no response came
-  std::string error;          // "" when the feed answered 200 or 304
+  std::string error;          // "" when the feed answered 200 or 304; ends with " (N attempts)" after retries
   std::string body;           // 200 only
   std::string final_url;      // after redirects
   bool permanent_redirect = false;  // every redirect was 301 or 308

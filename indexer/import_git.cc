@@ -370,8 +370,11 @@ ImportGitResult import_git_history(const ImportGitOptions& options) {
   }
   hand_over();
   if (result.not_feeds > kNotFeedsNamed)
-    warn("warning: " + std::to_string(result.not_feeds - kNotFeedsNamed) + " more versions of " + path +
-         " are not feeds, skipped (not listed)");
+    warn("warning: " +
+         (result.not_feeds - kNotFeedsNamed == 1 ? "1 more version of " + path + " is not a feed"
+                                                 : std::to_string(result.not_feeds - kNotFeedsNamed) +
+                                                       " more versions of " + path + " are not feeds") +
+         ", skipped (not listed)");
   return result;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/stdout_check.h"
+#include "indexer/count.h"
 #include "indexer/date.h"
 #include "indexer/feed_parser.h"
 #include "indexer/html_text.h"
@@ -221,11 +222,12 @@ void add_summary(IngestSummary& total, const IngestSummary& part) {
 }
 
 void print_summary(const IngestSummary& s) {
-  std::printf(
-      "blogsearch-index: %ld snapshots read, %ld skipped as already ingested, %ld items seen, "
-      "%ld posts added, %ld updated, %ld unchanged, %ld warnings, %ld errors, %.2f s\n",
-      s.snapshots_read, s.snapshots_skipped, s.items_seen, s.posts_added, s.posts_updated, s.posts_unchanged,
-      s.warnings, s.errors, s.seconds);
+  std::printf("blogsearch-index: %s read, %ld skipped as already ingested, %s seen, %s added, %ld updated, "
+              "%ld unchanged, %s, %s, %.2f s\n",
+              counted(s.snapshots_read, "snapshot", "snapshots").c_str(), s.snapshots_skipped,
+              counted(s.items_seen, "item", "items").c_str(), counted(s.posts_added, "post", "posts").c_str(),
+              s.posts_updated, s.posts_unchanged, counted(s.warnings, "warning", "warnings").c_str(),
+              counted(s.errors, "error", "errors").c_str(), s.seconds);
 }
 
 // --archive's default, in the help of every command that has it.
@@ -293,8 +295,9 @@ int run_add(const AddArgs& args) {
     s.errors += static_cast<long>(errors.size());
     if (!args.quiet) {
       // --link makes hard links, and copies where it cannot (another file system).
-      std::printf("blogsearch-index: %ld snapshots %s into %s, %ld there already\n", copy.copied,
-                  args.link ? "linked or copied" : "copied", archive.c_str(), copy.already);
+      std::printf("blogsearch-index: %s %s into %s, %ld there already\n",
+                  counted(copy.copied, "snapshot", "snapshots").c_str(), args.link ? "linked or copied" : "copied",
+                  archive.c_str(), copy.already);
       print_summary(s);
     }
     if (s.errors == 0) return kOk;
@@ -389,10 +392,11 @@ int run_fetch(const FetchArgs& args) {
     }
     if (!args.quiet)
       std::printf(
-        "blogsearch-index: %zu feeds fetched in %.2f s: %ld new, %ld not modified, %ld unchanged, %ld failed; "
-        "%ld posts added, %ld updated, %ld unchanged in %.2f s\n",
-        s.feeds.size(), s.fetch_seconds, s.new_snapshots, s.not_modified, s.unchanged, s.failed,
-        s.ingest.posts_added, s.ingest.posts_updated, s.ingest.posts_unchanged, s.ingest_seconds);
+        "blogsearch-index: %s checked in %.2f s: %ld new, %ld not modified, %ld unchanged, %ld failed; "
+        "%s added, %ld updated, %ld unchanged in %.2f s\n",
+        counted(static_cast<long long>(s.feeds.size()), "feed", "feeds").c_str(), s.fetch_seconds, s.new_snapshots,
+        s.not_modified, s.unchanged, s.failed, counted(s.ingest.posts_added, "post", "posts").c_str(),
+        s.ingest.posts_updated, s.ingest.posts_unchanged, s.ingest_seconds);
     return s.failed == 0 && s.ingest.errors == 0 ? kOk : kPartial;
   } catch (const DatabaseError& e) {  // also DatabaseLocked
     std::cerr << "blogsearch-index: " << e.what() << '\n';
@@ -447,10 +451,11 @@ int run_import_git(const ImportGitArgs& args) {
     console.clear();
     if (!args.quiet) {
       std::printf(
-          "blogsearch-index: %ld versions of %s in %s as feed %s: %ld archived, %ld already in %s, "
-          "%ld with headers.json, %ld not feeds, %ld unreadable\n",
-          r.versions, args.path.c_str(), args.repo.c_str(), r.feed_id.c_str(), r.archived, r.already_archived,
-          import.archive_dir.c_str(), r.with_headers, r.not_feeds, r.unreadable);
+          "blogsearch-index: %s of %s in %s as feed %s: %ld archived, %ld already in %s, "
+          "%ld with headers.json, %s, %ld unreadable\n",
+          counted(r.versions, "version", "versions").c_str(), args.path.c_str(), args.repo.c_str(),
+          r.feed_id.c_str(), r.archived, r.already_archived, import.archive_dir.c_str(), r.with_headers,
+          counted(r.not_feeds, "not a feed", "not feeds").c_str(), r.unreadable);
       print_summary(s);
     }
     // A version that is not a feed (an error page committed long ago) is
@@ -507,7 +512,8 @@ int run_stats(const std::string& db_option, const std::vector<std::pair<std::str
     std::printf("layout     %s\n", st.layout.c_str());
     std::printf("shards     %zu\n", st.shards.size());
     for (std::size_t i = 0; i < st.shards.size(); ++i)
-      std::printf("  %zu  %ld documents  %s\n", i, st.shards[i].documents, st.shards[i].path.c_str());
+      std::printf("  %zu  %s  %s\n", i, counted(st.shards[i].documents, "document", "documents").c_str(),
+                  st.shards[i].path.c_str());
     std::printf("feeds      %zu\n", st.feeds.size());
     for (const auto& f : st.feeds) {
       std::printf("\n  %s%s%s\n", f.id.c_str(), f.title.empty() ? "" : "  ", f.title.c_str());
@@ -692,7 +698,8 @@ int run(int argc, char** argv) {
   const std::string stats_db_flag = stats_db;
   for (std::string* db : {&add_args.db, &fetch_args.db, &rebuild_args.db, &git_args.db, &stats_db, &feeds_args.db})
     default_from_config(*db, "BLOGSEARCH_DB", user, "db");
-  for (std::string* archive : {&add_args.archive, &fetch_args.archive, &rebuild_archive, &git_args.archive})
+  for (std::string* archive :
+       {&add_args.archive, &fetch_args.archive, &rebuild_archive, &git_args.archive, &feeds_args.archive})
     default_from_config(*archive, "BLOGSEARCH_ARCHIVE", user, "archive");
   for (std::string* feeds_toml : {&fetch_args.config, &feeds_args.config})
     default_from_config(*feeds_toml, nullptr, user, "feeds");

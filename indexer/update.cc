@@ -51,7 +51,9 @@ BodyCheck check_body(const FetchResponse& r, const Snapshot& snap, const IngestO
     }
     return {};
   } catch (const FeedError& e) {
-    return {std::string("not a feed: ") + e.what()};
+    // The parser's message names the URL and says what the body is
+    // ("not a feed (root element <html>)", "not XML (...)").
+    return {e.what()};
   }
 }
 
@@ -112,7 +114,11 @@ UpdateSummary update_feeds(const std::string& db_path, const std::vector<FeedCon
       checks[i] = check_body(r, snapshot_of(r, feeds[i], requests[i].url), options.ingest);
       if (checks[i].cut_short) cut.push_back(i);
     }
-    if (cut.empty() || attempt >= options.fetch.max_retries) break;
+    if (cut.empty() || attempt >= options.fetch.max_retries) {
+      if (attempt > 0)
+        for (std::size_t i : cut) checks[i].error += " (" + std::to_string(attempt + 1) + " attempts)";
+      break;
+    }
     std::vector<FetchRequest> again;
     for (std::size_t i : cut) again.push_back(requests[i]);
     std::vector<FetchResponse> more = fetch_all(again, options.fetch);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "indexer/count.h"
 #include "indexer/encoding.h"
 #include "indexer/feed_parser.h"
 #include "indexer/xml_cdata.h"
@@ -231,7 +232,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
     if (again && xmlDocGetRootElement(again.get()) != nullptr) {
       owned = std::move(again);
       std::string w = where + ": malformed XML, recovered: " + log.first_message;
-      if (log.count > 1) w += " (and " + std::to_string(log.count - 1) + " more errors)";
+      if (log.count > 1) w += " (and " + counted(log.count - 1, "more error", "more errors") + ")";
       std::string what = fixed.summary();
       if (!what.empty()) w += "; repaired: " + what;
       if (after.count > 0) w += "; then: " + after.first_message;
@@ -251,7 +252,7 @@ XmlDoc read_xml(std::string_view bytes, const std::string& name, const ParseOpti
   }
   if (log.count > 0) {
     std::string w = where + ": malformed XML, recovered: " + log.first_message;
-    if (log.count > 1) w += " (and " + std::to_string(log.count - 1) + " more errors)";
+    if (log.count > 1) w += " (and " + counted(log.count - 1, "more error", "more errors") + ")";
     warnings.push_back(std::move(w));
   }
   return owned;

@@ -201,6 +201,36 @@ TEST(Archive, StaleTemporariesOfAFeedAreRemovedWithoutAWrite) {
   EXPECT_FALSE(fs::exists(dir.path / "no-such-feed"));
 }
 
+// A failed `add` takes its bad files out of the archive, and the feed
+// folders it made for them once they are empty (archive/site/ for
+// site/page.html): never a folder that was there before, or that holds a
+// good file.
+TEST(Archive, AFailedAddLeavesNoEmptyFeedFolderBehind) {
+  ScratchDir dir;
+  const fs::path archive = dir.path / "archive";
+  archive_snapshot(archive.string(), response(1000, "<rss>a</rss>"));  // archive/blog/ was there
+  std::ofstream(dir.path / "page.html") << "<html><body>a page</body></html>";
+  std::ofstream(dir.path / "good.xml") << "<rss>good</rss>";
+  auto snapshot = [&](const char* file, const char* feed, Time at) {
+    Snapshot s;
+    s.path = (dir.path / file).string();
+    s.feed_id = feed;
+    s.observed = at;
+    return s;
+  };
+  std::vector<Snapshot> snaps = {snapshot("page.html", "site", 2000), snapshot("page.html", "blog", 3000),
+                                 snapshot("page.html", "mixed", 4000), snapshot("good.xml", "mixed", 5000)};
+  ArchiveCopy copy;
+  copy_into_archive(archive.string(), snaps, 1 << 20, copy);
+  ASSERT_EQ(copy.copied, 4);
+  EXPECT_EQ(copy.created_folders.size(), 2u) << "site and mixed";
+  EXPECT_EQ(remove_not_ingested(copy, {snaps[0].path, snaps[1].path, snaps[2].path}), 3);
+  EXPECT_FALSE(fs::exists(archive / "site")) << "the folder made for the bad file alone is left empty";
+  EXPECT_EQ(files_named(archive / "blog", ".xml"), 1) << "the folder there before lost its snapshot";
+  EXPECT_EQ(files_named(archive / "mixed", ".xml"), 1) << "the folder holding a good file went";
+  EXPECT_EQ(copy.copied, 1);
+}
+
 TEST(Archive, PathsAreAbsoluteWhateverTheArchiveOptionSays) {
   ScratchDir dir;
   fs::path cwd = fs::current_path();

@@ -526,6 +526,15 @@ TEST(FeedParser, ThousandsOfErrorsGiveOneWarning) {
   EXPECT_NE(feed.warnings[0].find("more errors"), std::string::npos) << feed.warnings[0];
 }
 
+// The count of the errors after the first is grammatical for one.
+TEST(FeedParser, OneMoreErrorIsSaidInTheSingular) {
+  ParsedFeed feed =
+      parse_feed("<rss><channel><item><title>a & b</title><description>c & d</description></item></channel></rss>",
+                 "two.xml");
+  ASSERT_EQ(feed.warnings.size(), 1u);
+  EXPECT_NE(feed.warnings[0].find("(and 1 more error)"), std::string::npos) << feed.warnings[0];
+}
+
 TEST(FeedParser, RejectsWhatIsNotAFeed) {
   struct Bad {
     const char* bytes;

@@ -7,6 +7,7 @@
 
 #include "indexer/feeds_config.h"
 #include "indexer/feeds_edit.h"
+#include "indexer/url.h"
 
 namespace fs = std::filesystem;
 using namespace blogsearch;
@@ -122,6 +123,60 @@ TEST(FeedsEdit, AppendAndRemoveKeepTheRestByteForByte) {
   ASSERT_EQ(again.feeds().size(), 3u);
   EXPECT_THROW(again.remove("b"), ConfigError);
   EXPECT_THROW(again.append(d), ConfigError);  // id and url there already
+  fs::remove(path);
+}
+
+// A URL written another way is the same feed: `feeds add` and `feeds
+// import` refuse it (the same posts would be indexed under two feeds).
+TEST(FeedsEdit, AUrlWrittenAnotherWayIsThereAlready) {
+  struct Case {
+    const char* url;
+    const char* key;
+  };
+  const Case same[] = {
+      {"http://127.0.0.1:18181/feed.xml", "http://127.0.0.1:18181/feed.xml"},
+      {"http://127.0.0.1:18181/feed.xml#x", "http://127.0.0.1:18181/feed.xml"},
+      {"HTTP://127.0.0.1:18181/feed.xml", "http://127.0.0.1:18181/feed.xml"},
+      {"http://127.0.0.1:18181/feed.xml?", "http://127.0.0.1:18181/feed.xml"},
+      {"http://127.0.0.1:18181/a/../feed.xml", "http://127.0.0.1:18181/feed.xml"},
+      {"http://127.0.0.1:18181/%66eed.xml", "http://127.0.0.1:18181/feed.xml"},
+      {"https://Blog.Example.ORG:443/Feed/?q=%3a#top", "https://blog.example.org/Feed/?q=%3A"},
+      {"http://blog.example.org:80", "http://blog.example.org/"},
+      {"https://blog.example.org/a%7ez/", "https://blog.example.org/a~z/"},
+  };
+  for (const auto& c : same) EXPECT_EQ(url_key(c.url), c.key) << c.url;
+  // What makes another URL stays: scheme, port, path case, query, an
+  // escaped reserved character.
+  for (const char* other : {"https://127.0.0.1:18181/feed.xml", "http://127.0.0.1:18182/feed.xml",
+                            "http://127.0.0.1:18181/Feed.xml", "http://127.0.0.1:18181/feed.xml?a",
+                            "http://127.0.0.1:18181/feed.xml/", "http://127.0.0.1:18181/a%2Ffeed.xml"})
+    EXPECT_NE(url_key(other), url_key("http://127.0.0.1:18181/feed.xml")) << other;
+  EXPECT_NE(url_key("http://127.0.0.1:18181/a%2Ffeed.xml"), url_key("http://127.0.0.1:18181/a/feed.xml"));
+  EXPECT_EQ(url_key("not a url"), "not a url");
+
+  std::string path = write_config("variants", "[[feed]]\nid = \"a\"\nurl = \"http://127.0.0.1:18181/feed.xml\"\n");
+  FeedsFile file(path);
+  for (const auto& c : same) {
+    const FeedConfig* found = file.find_url(c.url);
+    if (std::string(c.key).rfind("http://127.0.0.1:18181/", 0) != 0) {
+      EXPECT_EQ(found, nullptr) << c.url;
+      continue;
+    }
+    ASSERT_NE(found, nullptr) << c.url;
+    EXPECT_EQ(found->id, "a");
+    FeedConfig again;
+    again.id = "b";
+    again.url = c.url;
+    try {
+      file.append(again);
+      ADD_FAILURE() << c.url << " was appended";
+    } catch (const ConfigError& e) {
+      const std::string expect = path + ":1: " + c.url + " is there already, as feed 'a'" +
+                                 (c.url == found->url ? "" : " (" + found->url + ")");
+      EXPECT_EQ(e.what(), expect);
+    }
+  }
+  EXPECT_EQ(file.find_url("https://127.0.0.1:18181/feed.xml"), nullptr);
   fs::remove(path);
 }
 

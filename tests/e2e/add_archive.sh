@@ -6,8 +6,9 @@
 # Checks: snapshots with and without headers.json, a folder whose name is no
 # feed id, a second add and an add of the archive itself write nothing, and
 # rebuild's documents equal add's (db_state.py dump: records, terms, values),
-# and files that are not feeds are not kept in the archive; a body that
-# returns after a snapshot added later in between is kept each time.
+# and files that are not feeds are not kept in the archive, nor a feed
+# folder made for them alone; a body that returns after a snapshot added
+# later in between is kept each time.
 #
 # Env: BLOGSEARCH_INDEX, SOURCE_DIR. Exit 0 pass, 1 fail.
 set -uo pipefail
@@ -124,6 +125,36 @@ grep -q "2026-10-09T000000Z.xml" "$tmp/mixed.out" && grep -q "$tmp/mixed/pytorch
 rc=0
 "$BLOGSEARCH_INDEX" rebuild --db "$tmp/mixed-db/db" >"$tmp/mixed-rebuild.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/mixed-rebuild.out"; fail "rebuild after an add with bad files exited $rc"; }
+
+# A failed add takes out of the archive the feed folder it made for the bad
+# file, left empty (it would stay as a feed of nothing), and no other
+# folder: not one that was there before, not one that holds a good file.
+# One file is "1 snapshot" and "1 error".
+mkdir -p "$tmp/site"
+printf '<html><body>a page</body></html>\n' >"$tmp/site/page.html"
+printf 'not xml at all <<<' >"$tmp/bad.xml"
+empty_add() {  # NAME ARGS...: an add into mixed-db expected to fail whole (exit 2)
+  local name=$1
+  shift
+  rc=0
+  "$BLOGSEARCH_INDEX" add --db "$tmp/mixed-db/db" "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || { cat "$tmp/$name.out"; fail "$name: an add of one bad file exited $rc, not 2"; }
+}
+empty_add page "$tmp/site/page.html"
+[ ! -e "$tmp/mixed-db/archive/site" ] || fail "a failed add of site/page.html left the folder archive/site"
+grep -q ": 0 snapshots copied into " "$tmp/page.out" &&
+  grep -q ": 1 snapshot read, 0 skipped as already ingested, 0 items seen, 0 posts added, .*, 1 error, " "$tmp/page.out" ||
+  { cat "$tmp/page.out"; fail "the summary of one bad file does not say '1 snapshot read', '1 error'"; }
+empty_add named --feed newuser3 "$tmp/bad.xml"
+[ ! -e "$tmp/mixed-db/archive/newuser3" ] || fail "a failed add --feed newuser3 left the folder archive/newuser3"
+empty_add existing --feed pytorch "$tmp/bad.xml"
+[ "$(find "$tmp/mixed-db/archive/pytorch" -name '*.xml' | wc -l)" -eq 3 ] || fail "a failed add into an existing feed's folder changed it"
+rc=0
+"$BLOGSEARCH_INDEX" add --db "$tmp/mixed-db/db" --feed fresh "$SOURCE_DIR/data/kernel-digest/$(ls "$SOURCE_DIR/data/kernel-digest" | grep -m1 '\.xml$')" \
+  "$tmp/bad.xml" >"$tmp/fresh.out" 2>&1 || rc=$?
+[ "$rc" -eq 3 ] || { cat "$tmp/fresh.out"; fail "an add of a good and a bad file exited $rc, not 3"; }
+[ "$(find "$tmp/mixed-db/archive/fresh" -name '*.xml' | wc -l)" -eq 1 ] || fail "the folder a partly failed add made lost its good file"
+grep -q "1 snapshot copied into" "$tmp/fresh.out" || { cat "$tmp/fresh.out"; fail "add of one good file does not say '1 snapshot copied'"; }
 
 # A body the snapshot before had, then a snapshot in between added by a
 # later run: the first run archives both of the same body (each has its own

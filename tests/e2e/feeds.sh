@@ -3,8 +3,10 @@
 # 127.0.0.1: discovery from a page with several alternates (relative hrefs,
 # <base href>, one that does not parse, links that are not feeds), the usual
 # paths (/feed, /rss.xml...), a page that names no feed and a feed that fails
-# to parse; edits that keep a commented feeds.toml's comments, order and
-# layout; an OPML import (nested folders -> categories) and export round trip.
+# to parse; a URL there already written another way; edits that keep a
+# commented feeds.toml's comments, order and layout; remove naming the archive
+# folder to delete before a rebuild; an OPML import (nested folders ->
+# categories, URLs written other ways) and export round trip.
 set -euo pipefail
 
 for tool in lighttpd curl; do
@@ -113,7 +115,7 @@ feeds broken add "$BASE/blog/broken.xml" --config "$cfg"
 
 printf '<html><head><link rel="alternate" type="application/rss+xml" href="broken.xml"></head></html>\n' >"$www/blog/only-broken.html"
 feeds onlybroken add "$BASE/blog/only-broken.html" --config "$cfg"
-[ "$rc" -eq 2 ] && grep -q "none of the 1 feeds the page names parses; tried: $BASE/blog/broken.xml: not a feed (root element <html>); $BASE/feed: HTTP 404" "$tmp/onlybroken.err" ||
+[ "$rc" -eq 2 ] && grep -q "and the one feed the page names does not parse; tried: $BASE/blog/broken.xml: not a feed (root element <html>); $BASE/feed: HTTP 404" "$tmp/onlybroken.err" ||
   fail "a page whose only alternate does not parse is not reported with what each candidate answered"
 [ "$(cat "$cfg")" = "$before" ] || fail "a failed add changed feeds.toml"
 
@@ -125,7 +127,17 @@ feeds usual add "$BASE/plain/index.html" --config "$cfg"
 [ "$rc" -eq 0 ] && grep -q "its feed is $BASE/rss.xml" "$tmp/usual.out" || fail "the usual path /rss.xml was not found (after /feed)"
 
 feeds dup add "$BASE/blog/feeds/main.xml" --config "$cfg"
-[ "$rc" -eq 2 ] && grep -q "is there already, as feed 'mainfeed'" "$tmp/dup.err" || fail "a second add of the same feed was not refused"
+[ "$rc" -eq 2 ] && grep -q "is there already, as feed 'mainfeed'$" "$tmp/dup.err" || fail "a second add of the same feed was not refused"
+# The same URL written another way is the same feed (the posts would
+# otherwise be indexed under two feeds); the error names how the file has it.
+before=$(cat "$cfg")
+for variant in "$BASE/blog/feeds/main.xml#x" "HTTP://${BASE#http://}/blog/feeds/main.xml" "$BASE/blog/feeds/main.xml?" \
+  "$BASE/blog/feeds/%6dain.xml" "$BASE/blog/feeds/../feeds/main.xml"; do
+  feeds dupvariant add "$variant" --config "$cfg"
+  [ "$rc" -eq 2 ] && grep -qF "$variant is there already, as feed 'mainfeed' ($BASE/blog/feeds/main.xml)" "$tmp/dupvariant.err" ||
+    fail "$variant was not refused as feed mainfeed's URL written another way"
+done
+[ "$(cat "$cfg")" = "$before" ] || fail "an add of a URL there already written another way changed feeds.toml"
 feeds badid add "$BASE/blog/feeds/main.xml" --config "$cfg" --id "Not A Slug"
 [ "$rc" -eq 2 ] && grep -q "must be a slug" "$tmp/badid.err" || fail "an invalid --id was not refused"
 feeds direct add "$BASE/other/feed.json" --config "$tmp/new/dir/feeds.toml"
@@ -150,10 +162,29 @@ grep -Eq '^pytorch +PyTorch Blog +https://pytorch.org/blog/feed/ +never +enabled
 [ "$(wc -l <"$tmp/list.out")" -eq 7 ] || fail "list does not show one line per feed"
 pass "list: id, title, URL, last fetch and state"
 
+# ---- remove says how to drop the posts, and that is the way ----------------------
+docs_with() {  # TERM: documents in the database that hold it
+  /usr/bin/python3 -c 'import sys, xapian; print(xapian.Database(sys.argv[1]).get_termfreq(sys.argv[2]))' "$BLOGSEARCH_DB" "$1"
+}
+[ "$(docs_with XFEEDmainfeed)" -eq 4 ] || fail "the fetched feed's 4 posts are not in the database"
+feeds removefetched remove mainfeed --config "$cfg"
+[ "$rc" -eq 0 ] || fail "remove of a fetched feed exited $rc"
+grep -qx "blogsearch-index: removed feed mainfeed from $cfg (its posts stay searchable; to drop them, delete $tmp/archive/mainfeed/ and run rebuild)" \
+  "$tmp/removefetched.out" || fail "remove does not name the feed's archive folder to delete before a rebuild"
+"$BLOGSEARCH_INDEX" rebuild >/dev/null 2>&1 || fail "rebuild after remove failed"
+[ "$(docs_with XFEEDmainfeed)" -eq 4 ] || fail "a rebuild with the feed's archive folder there did not keep its posts"
+rm -r "$tmp/archive/mainfeed/"
+"$BLOGSEARCH_INDEX" rebuild >/dev/null 2>&1 || fail "rebuild after deleting the feed's archive folder failed"
+[ "$(docs_with XFEEDmainfeed)" -eq 0 ] || fail "deleting the folder remove names, then rebuild, did not drop the feed's posts"
+[ "$(docs_with XFEEDrootfeed)" -eq 2 ] || fail "the rebuild dropped another feed's posts"
+pass "remove names the archive folder whose deletion, then a rebuild, drops the posts"
+
 # ---- remove keeps everything else as written ------------------------------------------
 cp "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml" "$tmp/edit.toml"
 feeds remove remove maybe --config "$tmp/edit.toml"
 [ "$rc" -eq 0 ] || fail "remove exited $rc"
+grep -qx "blogsearch-index: removed feed maybe from $tmp/edit.toml (any posts it has stay searchable; to drop them, delete its folder maybe/ from the archive and run rebuild)" \
+  "$tmp/remove.out" || fail "remove of a feed with no archive folder does not say how its posts go"
 # Lines 10-16: the feed's own comment, its table and the comment inside it.
 diff <(sed '10,16d' "$SOURCE_DIR/tests/e2e/feeds.d/commented.toml") "$tmp/edit.toml" ||
   fail "remove changed more than the feed's own lines"
@@ -191,6 +222,22 @@ case "$(cat "$tmp/import.toml")" in
 esac
 feeds reimport import "$SOURCE_DIR/tests/e2e/feeds.d/nested.opml" --config "$tmp/import.toml"
 grep -q ": 0 added to .*, 4 there already, 1 skipped" "$tmp/reimport.out" || fail "a second import added feeds again"
+# URLs there already, or earlier in the same file, written another way.
+cat >"$tmp/variants.opml" <<'OPML'
+<opml version="2.0"><body>
+<outline text="PyTorch, written another way" xmlUrl="HTTPS://PyTorch.org:443/blog/feed/#top"/>
+<outline text="Tensor again" xmlUrl="https://tensor.example.org/index.xml?"/>
+<outline text="New" xmlUrl="https://new.example.org/a%7ez/feed"/>
+<outline text="New again" xmlUrl="https://NEW.example.org/a~z/feed#x"/>
+</body></opml>
+OPML
+cp "$tmp/import.toml" "$tmp/variants.toml"
+feeds variants import "$tmp/variants.opml" --config "$tmp/variants.toml"
+[ "$rc" -eq 0 ] && grep -q ": 4 feeds in .*variants.opml: 1 added to .*, 3 there already, 0 skipped" "$tmp/variants.out" ||
+  fail "an import did not count URLs written another way as there already"
+printf '<opml version="2.0"><body><outline text="One" xmlUrl="https://one.example.org/feed"/></body></opml>\n' >"$tmp/one.opml"
+feeds one import "$tmp/one.opml" --config "$tmp/variants.toml"
+grep -q ": 1 feed in .*one.opml: 1 added to " "$tmp/one.out" || fail "an import of one feed does not say '1 feed'"
 
 feeds export export --config "$tmp/import.toml"
 [ "$rc" -eq 0 ] || fail "export exited $rc"

@@ -4,7 +4,8 @@
 # with ETag and with Last-Modified, a changed feed archived and indexed once,
 # a 200 with an identical body, 301 vs 302, 404, 500, a timeout, a truncated
 # body, gzip, a body over the cap, an HTML page, 429 with Retry-After, one
-# failing feed among good ones, bad configs, and lock contention.
+# failing feed among good ones (retries counted in the error), a server
+# that is down, bad configs, and lock contention; summary lines for 1 feed.
 set -euo pipefail
 
 for tool in lighttpd curl; do
@@ -125,7 +126,7 @@ pass "200 then 304 by ETag and by Last-Modified"
 write_feed "$state/etag.xml" alpha 4 aardvark
 fetch_run changed --config "$tmp/cond.toml"
 grep -q '1 new, 1 not modified' "$tmp/changed.out" || fail "a changed feed was not fetched as new"
-grep -q '1 posts added' "$tmp/changed.out" || fail "the changed feed's new post was not added"
+grep -q '; 1 post added' "$tmp/changed.out" || fail "the changed feed's new post was not added (as '1 post added')"
 fetch_run changed_again --config "$tmp/cond.toml"
 grep -q '0 new, 2 not modified' "$tmp/changed_again.out" || fail "the changed feed was fetched again"
 [ "$(archived alpha)" -eq 2 ] || fail "expected 2 archived snapshots of alpha, found $(archived alpha)"
@@ -136,6 +137,7 @@ grep -q '0 new, 2 not modified' "$tmp/changed_again.out" || fail "the changed fe
 touch -d '2026-09-02 12:00:00 UTC' "$state/lastmod.xml"
 fetch_run same_body --config "$tmp/cond.toml" --feed beta
 grep -q '0 new, 0 not modified, 1 unchanged' "$tmp/same_body.out" || fail "a 200 with an identical body was not 'unchanged'"
+grep -q ': 1 feed checked in [0-9.]* s: ' "$tmp/same_body.out" || fail "the summary of one feed does not say '1 feed checked'"
 [ "$(archived beta)" -eq 1 ] || fail "an identical body was archived again"
 pass "changed feed archived and indexed once; identical body not archived"
 
@@ -179,7 +181,7 @@ fetch_run mixed --config "$tmp/mixed.toml" --timeout 2 --retries 1 --max-body $(
 elapsed=$(/usr/bin/python3 -c "import sys; print(round($(date +%s.%N) - $start, 1))")
 echo "  mixed run took $elapsed s"
 [ "$rc" -eq 3 ] || fail "a run with failing feeds exited $rc, expected 3"
-grep -q '8 feeds fetched .*: 2 new, 0 not modified, 0 unchanged, 6 failed' "$tmp/mixed.out" ||
+grep -q '8 feeds checked .*: 2 new, 0 not modified, 0 unchanged, 6 failed' "$tmp/mixed.out" ||
   fail "summary line does not count 2 new and 6 failed"
 expect_error() {  # ID REGEX
   grep -Eq "feed $1 failed: .*$2" "$tmp/mixed.err" || fail "feed $1: no error matching '$2'"
@@ -191,7 +193,13 @@ expect_error broken 'HTTP 500'
 expect_error slow '[Tt]imeout|timed out'
 expect_error truncated 'transfer closed|[Pp]artial'
 expect_error big 'larger than 204800 bytes'
-expect_error page 'not a feed'
+expect_error page "$BASE/page.html: not a feed \\(root element <html>\\)$"
+grep -q 'not a feed.*not a feed' "$tmp/mixed.err" && fail "a page that is not a feed is called so twice"
+# The retries (--retries 1) are said, with the last attempt's error; what
+# is not retried (a 404) says nothing of attempts.
+expect_error broken 'HTTP 500 \(2 attempts\)$'
+expect_error slow '\(2 attempts\)$'
+grep -q 'feed missing failed: HTTP 404$' "$tmp/mixed.err" || fail "a 404, not retried, names attempts"
 [ "$(requests 'status.cgi 500')" -eq 2 ] || fail "the 500 was not retried once (--retries 1)"
 [ "$(requests 'slow.cgi')" -eq 2 ] || fail "the timeout was not retried once (--retries 1)"
 [ "$(requests 'truncated.cgi')" -eq 2 ] || fail "the truncated transfer was not retried once (--retries 1)"
@@ -234,6 +242,7 @@ config "$tmp/net.toml" "${net[@]}" "good=$BASE/static/good.xml"
 fetch_run net --config "$tmp/net.toml" --retries 0 --timeout 5 --connect-timeout 5
 [ "$rc" -eq 3 ] || fail "network failures exited $rc, expected 3"
 grep -Eq 'feed refused failed: .*(onnect|refused)' "$tmp/net.err" || fail "refused connection not reported"
+grep -q 'attempts' "$tmp/net.err" && fail "a failure with --retries 0 names attempts"
 grep -Eq 'feed nxdomain failed: .*(resolve|host)' "$tmp/net.err" || fail "unknown host not reported"
 if [ -n "$tls_pid" ]; then
   grep -Eq 'feed selfsigned failed: .*(SSL|certificate)' "$tmp/net.err" || fail "a self-signed certificate was accepted"
@@ -245,7 +254,15 @@ fi
 grep -A8 '^  refused' "$tmp/stats.txt" >"$tmp/refused.txt"
 grep -q 'last fetch   .*, no response: .*onnect' "$tmp/refused.txt" || fail "stats does not show the refused connection"
 grep -q 'feed good: not modified' "$tmp/net.err" || fail "the good feed beside the network failures was not fetched"
-pass "refused connection, unknown host and untrusted certificate recorded as failures"
+# A server that is down: the retries' backoff (1 s, then 2 s) is why the
+# fetch takes 3 s, and the error line says there were 3 attempts.
+config "$tmp/down.toml" "down=http://127.0.0.1:$closed/feed.xml"
+fetch_run down --config "$tmp/down.toml"
+[ "$rc" -eq 3 ] || fail "a server that is down exited $rc, expected 3"
+grep -Eq 'feed down failed: .*onnect.* \(3 attempts\)$' "$tmp/down.err" || fail "the refused feed's error does not say 3 attempts"
+grep -q ': 1 feed checked in [0-9.]* s: 0 new, 0 not modified, 0 unchanged, 1 failed; 0 posts added' "$tmp/down.out" ||
+  fail "the summary of one failed feed is not '1 feed checked ...: ... 1 failed; 0 posts added'"
+pass "refused connection, unknown host and untrusted certificate recorded as failures; retries counted"
 
 # ---- parallel, at most 2 at once per host, no stall between requests -----------
 pairs=()
@@ -456,7 +473,8 @@ echo cut >"$state/cut.mode"
 before=$(requests 'cut.cgi')
 fetch_run cut-short --config "$tmp/cut.toml" --retries 1
 [ "$rc" -eq 3 ] || fail "a cut-short body exited $rc, expected 3"
-grep -q 'feed cut failed: truncated body' "$tmp/cut-short.err" || fail "the cut-short body was not reported as truncated"
+grep -q 'feed cut failed: truncated body .* (2 attempts)$' "$tmp/cut-short.err" ||
+  fail "the cut-short body was not reported as truncated after 2 attempts"
 [ $(( $(requests 'cut.cgi') - before )) -eq 2 ] || fail "the cut-short body was not fetched again once (--retries 1)"
 [ "$(archived cut)" -eq 1 ] || fail "the cut-short body was archived"
 [ "$(fetch_state cut consecutive_failures)" = 1 ] || fail "the cut-short fetch was not recorded as a failure"

@@ -89,7 +89,7 @@ rc=0
 sed 's/^/  | /' "$tmp/first.out" "$tmp/first.err"
 # A version that is not a feed is history, not a failure: exit 0.
 [ "$rc" -eq 0 ] || fail "import with one non-feed version exited $rc, expected 0"
-grep -q ': 5 versions of raw/test-feed/response.xml .* as feed test-feed: 4 archived, 0 already .*, 2 with headers.json, 1 not feeds, 0 unreadable' \
+grep -q ': 5 versions of raw/test-feed/response.xml .* as feed test-feed: 4 archived, 0 already .*, 2 with headers.json, 1 not a feed, 0 unreadable' \
   "$tmp/first.out" || fail "import summary does not count 5 versions, 4 archived, 2 with headers, 1 not a feed"
 grep -q "not a feed, skipped: .*@${c5:0:12}:raw/test-feed/response.xml" "$tmp/first.err" ||
   fail "the error-page version is not named in a message"
@@ -143,7 +143,7 @@ rc=0
 "$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml >"$tmp/second.out" 2>/dev/null || rc=$?
 sed 's/^/  | /' "$tmp/second.out"
 [ "$rc" -eq 0 ] || fail "re-run exited $rc, expected 0 (the error page is counted, not a failure)"
-grep -q '1 not feeds, 0 unreadable' "$tmp/second.out" || fail "re-run does not count the error page"
+grep -q '1 not a feed, 0 unreadable' "$tmp/second.out" || fail "re-run does not count the error page"
 grep -q '0 archived, 4 already in' "$tmp/second.out" || fail "re-run archived versions again"
 grep -q '4 skipped as already ingested' "$tmp/second.out" || fail "re-run ingested snapshots again"
 [ "$(find "$BLOGSEARCH_ARCHIVE" -name '*.xml' | wc -l)" -eq 4 ] || fail "re-run added archive files"
@@ -239,7 +239,7 @@ rc=0
 "$BLOGSEARCH_INDEX" import-git "$repo" --path raw/test-feed/response.xml --max-body 1200 \
   --db "$tmp/db4" --archive "$tmp/archive4" >"$tmp/big.out" 2>"$tmp/big.err" || rc=$?
 sed 's/^/  | /' "$tmp/big.out" "$tmp/big.err"
-unreadable=$(sed -n 's/.*not feeds, \([0-9]*\) unreadable.*/\1/p' "$tmp/big.out")
+unreadable=$(sed -n 's/.*, \([0-9]*\) unreadable$/\1/p' "$tmp/big.out")
 [ "$rc" -eq 3 ] && [ "${unreadable:-0}" -gt 0 ] || fail "versions over --max-body (unreadable) did not exit 3 (exit $rc)"
 grep -q 'bytes (--max-body), skipped' "$tmp/big.err" || fail "an unreadable version is not named"
 

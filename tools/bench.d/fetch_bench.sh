@@ -34,8 +34,8 @@ run() {
   "$bin" fetch "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || true
   wall=$(secs "$t0" "$(now)")
 }
-# "N feeds fetched in F s: ...; ... in I s" -> "F I"
-fetch_ingest() { sed -n 's/.* fetched in \([0-9.]*\) s: .* in \([0-9.]*\) s$/\1 \2/p' "$1"; }
+# "N feeds checked in F s: ...; ... in I s" -> "F I"
+fetch_ingest() { sed -n 's/.* checked in \([0-9.]*\) s: .* in \([0-9.]*\) s$/\1 \2/p' "$1"; }
 
 # ---- 1. nothing changed ---------------------------------------------------------
 : >"$tmp/small.toml"
