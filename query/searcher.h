@@ -155,6 +155,8 @@ class Searcher {
   void reopen();
 
   const std::string& path() const { return path_; }
+  // Whether a shard is served by xapian-tcpsrv (no --sort recent there).
+  bool over_remote_shards() const { return shards_.remote; }
 
   // How often searches used what a long-running searcher keeps
   // (SearcherOptions::cache_bytes): facets counted from the FacetTable,

@@ -92,7 +92,9 @@ Response error_response(const PageError& error, const PageContext& context) {
   if (context.query.format == OutputFormat::kJson) {
     nlohmann::json j = {{"error", error.message}, {"status", error.status}};
     if (error.column > 0) j["column"] = error.column;
-    return make_response(error.status, OutputFormat::kJson, dump_json(j, false) + "\n");
+    Response r = make_response(error.status, OutputFormat::kJson, dump_json(j, false) + "\n");
+    if (error.status == 503) r.headers.emplace_back("Retry-After", "30");
+    return r;
   }
   std::string body;
   write_html_error(body, error, context);
@@ -277,8 +279,17 @@ Response CgiApp::search_response(const CgiEnvironment& env, PageContext& context
   }
 
   SearchResult result;
-  if (auto failed = on_database(env, context, [&](Searcher& searcher) { result = searcher.search(request); }))
-    return *failed;
+  auto search = [&](Searcher& searcher) {
+    // The recency boost cannot run on remote shards (docs/multi-host.md):
+    // the page shows the best matches and says so, as a 400 would not.
+    if (request.sort == SortOrder::kRecent && searcher.over_remote_shards()) {
+      request.sort = SortOrder::kRelevance;
+      context.query.sort = "relevance";
+      context.notices.push_back("Recent first is not available on this site: the best matches come first.");
+    }
+    result = searcher.search(request);
+  };
+  if (auto failed = on_database(env, context, search)) return *failed;
 
   cap_result(result);
   std::string body;

@@ -222,7 +222,13 @@ rc=0
 "$BLOGSEARCH" --db "$tmp/remote" --sort recent pytorch >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'not available over remote shards' "$tmp/err" ||
   fail "--sort recent over remote shards: exit $rc, $(cat "$tmp/err")"
-pass "--sort recent over remote shards is refused clearly"
+# The page shows the best matches instead, and says so.
+cgi "$tmp/remote" "q=pytorch&sort=recent" >"$tmp/cgi.recent"
+head -1 "$tmp/cgi.recent" | grep -q '^Status: 200' || fail "the page with sort=recent over remote shards: $(head -1 "$tmp/cgi.recent")"
+grep -q 'Recent first is not available on this site' "$tmp/cgi.recent" || fail "the page with sort=recent does not say it is not available"
+grep -q '<option value="relevance" selected>' "$tmp/cgi.recent" || fail "the page with sort=recent does not show the order it used"
+grep -q -- '--sort\|xapian-tcpsrv' "$tmp/cgi.recent" && fail "the page with sort=recent shows the CLI's wording"
+pass "--sort recent over remote shards is refused clearly; the page falls back to the best matches"
 
 # A shard that stops answering (SIGSTOP: connections are accepted by the
 # kernel, never answered): the search fails after the time limit, naming the
@@ -252,6 +258,9 @@ rc=0
   fail "a shard that is gone: exit $rc, $(cat "$tmp/err")"
 cgi "$tmp/remote" "q=pytorch" >"$tmp/page"
 head -1 "$tmp/page" | grep -q '^Status: 503' || fail "a shard that is gone: the CGI answers $(head -1 "$tmp/page")"
+cgi "$tmp/remote" "q=pytorch&format=json" >"$tmp/page.json"
+head -1 "$tmp/page.json" | grep -q '^Status: 503' && grep -q '^Retry-After: 30' "$tmp/page.json" ||
+  fail "a shard that is gone: the JSON answer lacks 503 or Retry-After: $(head -3 "$tmp/page.json")"
 serve "${ports[2]}" "$tmp/db/SHARD-2"
 tcpsrv_pids[2]=${pids[-1]}
 [ "$(answer "$tmp/remote" --facets feed -- pytorch)" = "$(answer "$local_db" --facets feed -- pytorch)" ] ||
