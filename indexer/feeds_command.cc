@@ -215,7 +215,8 @@ CLI::App* add_feeds_command(CLI::App& app, FeedsArgs& args) {
   CLI::App* feeds = app.add_subcommand("feeds", "Subscriptions: add, list, remove, import and export the feeds in feeds.toml");
   feeds->require_subcommand(1);
   const std::string config_help =
-      "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)";
+      "feeds.toml (default: config.toml's feeds, else data/feeds.toml if present, else "
+      "$XDG_CONFIG_HOME/blogsearch/feeds.toml)";
   args.add = feeds->add_subcommand(
       "add", "Subscribe to URL: a feed, or a page that names one (<link rel=alternate>, /feed, /rss.xml, ...)");
   args.add->add_option("URL", args.url, "The feed's URL or the blog's")->required();

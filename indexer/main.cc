@@ -232,8 +232,8 @@ void print_summary(const IngestSummary& s) {
 
 // --archive's default, in the help of every command that has it.
 constexpr const char* kArchiveDefault =
-    " (default: $BLOGSEARCH_ARCHIVE, else 'archive' beside the database, which the first database there "
-    "claims: another one is refused it)";
+    " (default: $BLOGSEARCH_ARCHIVE, else config.toml's archive, else 'archive' beside the database, which the "
+    "first database there claims: another one is refused it)";
 
 // The archive a command of the database at `db_path` uses (archive.h:
 // archive_for_database); nullopt after saying why it cannot be used.
@@ -591,7 +591,8 @@ int run(int argc, char** argv) {
   FetchArgs fetch_args;
   auto* fetch = app.add_subcommand("fetch", "Fetch the feeds in feeds.toml, archive new snapshots and index them");
   fetch->add_option("--config", fetch_args.config,
-                    "feeds.toml (default: data/feeds.toml if present, else $XDG_CONFIG_HOME/blogsearch/feeds.toml)");
+                    "feeds.toml (default: config.toml's feeds, else data/feeds.toml if present, else "
+                    "$XDG_CONFIG_HOME/blogsearch/feeds.toml)");
   fetch->add_option("--archive", fetch_args.archive,
                     std::string("Snapshot archive") + kArchiveDefault);
   fetch->add_option("--feed", fetch_args.feeds, "Only this feed id (repeatable)")
