@@ -1173,6 +1173,9 @@ TEST_F(CgiAppTest, ControlCharactersAre400) {
   const Response post = app.handle(env("post=%00"));
   EXPECT_EQ(post.status, 400);
   EXPECT_NE(post.body.find("Cannot show this post: post holds a control character."), std::string::npos);
+  EXPECT_NE(post.body.find("This page cannot be shown"), std::string::npos) << post.body;
+  EXPECT_EQ(post.body.find("This search cannot be run"), std::string::npos);
+  EXPECT_NE(q.body.find("This search cannot be run"), std::string::npos);
   const Response utf8 = app.handle(env("q=%C3%28"));
   EXPECT_EQ(utf8.status, 400);
   EXPECT_NE(utf8.body.find("Cannot search: q is not valid UTF-8 text."), std::string::npos);

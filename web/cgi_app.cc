@@ -144,7 +144,8 @@ Response CgiApp::handle(const CgiEnvironment& env) {
   }
   if (!decoded.error.empty())
     return error_response(
-        {400, (decoded.names_post ? "Cannot show this post: " : "Cannot search: ") + decoded.error + "."},
+        {400, (decoded.names_post ? "Cannot show this post: " : "Cannot search: ") + decoded.error + ".", "", 0, 1,
+         decoded.names_post},
         context);
 
   if (context.query.format == OutputFormat::kOpenSearch) {

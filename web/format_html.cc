@@ -531,7 +531,8 @@ void write_html_start(std::string& page, const SearchResult& newest, const PageC
 
 void write_html_error(std::string& page, const PageError& e, const PageContext& c) {
   PageOut out(page);
-  const char* heading = e.status == 400   ? (c.query.post.empty() ? "This search cannot be run" : "This page cannot be shown")
+  const bool about_post = e.about_post || !c.query.post.empty();
+  const char* heading = e.status == 400   ? (about_post ? "This page cannot be shown" : "This search cannot be run")
                         : e.status == 404 ? "No such post"
                         : e.status == 405 ? "Method not allowed"
                         : e.status == 503 ? "Search is unavailable right now"

@@ -71,6 +71,7 @@ struct PageError {
   std::string query;          // the query text the error is about, "" if none
   std::size_t column = 0;     // 1-based byte column in `query`, 0 when unknown
   std::size_t length = 1;     // bytes the error covers
+  bool about_post = false;    // a request for a post's page (the heading says so), also when `post` was unusable
 };
 void write_html_error(std::string& page, const PageError& error, const PageContext& context);
 
