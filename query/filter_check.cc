@@ -80,6 +80,24 @@ std::vector<UnknownFilter> unknown_filters(const Xapian::Database& db, const Fil
   return out;
 }
 
+std::vector<UnknownFilter> unknown_query_fields(const Xapian::Database& db, const Xapian::Query& query) {
+  std::vector<UnknownFilter> out;
+  const std::pair<const char*, const char*> fields[] = {{"feed", schema::kFeed}, {"category", schema::kCategory}};
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (out.size() >= kMaxUnknownFields) break;
+    const std::string term = *t;
+    for (const auto& [field, prefix] : fields) {
+      const std::size_t n = std::char_traits<char>::length(prefix);
+      // A multi-letter prefix ("XFEED") shares its first letter with others.
+      if (term.size() <= n || term.compare(0, n, prefix) != 0 || std::isupper(static_cast<unsigned char>(term[n])))
+        continue;
+      if (!db.term_exists(term)) out.push_back({field, term.substr(n), closest(db, prefix, term.substr(n))});
+      break;
+    }
+  }
+  return out;
+}
+
 std::string unknown_filter_note(const UnknownFilter& unknown) {
   std::string note = "no " + unknown.field + " '" + unknown.value + "' in the database";
   for (std::size_t i = 0; i < unknown.suggestions.size(); ++i)

@@ -477,6 +477,9 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     return kept ? kept->builder.build(options) : build_query(db_, options);
   };
   BuiltQuery built = build(typed);
+  // The query's own fields (`unboosted` is its text alone, without the
+  // filters checked above).
+  for (UnknownFilter& u : unknown_query_fields(db_, built.unboosted)) result.unknown_filters.push_back(std::move(u));
   check_wildcard_total(db_, built.query, request.query.text, request.query.max_wildcard_expansion);
   check_shard_operators(db_, built.query, request.query.text);
   result.searched_as_words = built.as_words;

@@ -115,6 +115,21 @@ j = json.load(open(sys.argv[1]))
 assert j["unknown_filters"] == [{"field": "feed", "value": "Tensor_Notes", "suggestions": ["tensor-notes"]}], j["unknown_filters"]
 assert j["results"], "the known feed still matched"
 PY
+# The same value typed as a field of the query.
+rc=0
+"$BLOGSEARCH" --db "$db" 'feed:pytorc pytorch' >"$tmp/q.out" 2>"$tmp/q.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "^blogsearch: no feed 'pytorc' in the database (closest: pytorch)$" "$tmp/q.err" ||
+  fail "an unknown feed: in the query is not named with the closest id (exit $rc): $(cat "$tmp/q.err")"
+"$BLOGSEARCH" --db "$db" --format json 'category:Debuging OR category:blog' 2>/dev/null >"$tmp/qc.json" || true
+/usr/bin/python3 - "$tmp/qc.json" <<'PY' || fail "the JSON does not list an unknown category: of the query"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [(u["field"], u["value"]) for u in j["unknown_filters"]] == [("category", "debuging")], j["unknown_filters"]
+assert "debugging" in j["unknown_filters"][0]["suggestions"], j["unknown_filters"]
+assert j["results"], "the known category still matched"
+PY
+"$BLOGSEARCH" --db "$db" 'feed:pytorch category:blog pytorch' 2>"$tmp/qk.err" >/dev/null
+[ ! -s "$tmp/qk.err" ] || fail "known feed: and category: in the query gave a note: $(cat "$tmp/qk.err")"
 rc=0
 "$BLOGSEARCH" --db "$db" --author 'jurgen weiss' >/dev/null 2>"$tmp/a.err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "^blogsearch: no author 'jurgen weiss' in the database (closest: jürgen weiß)$" "$tmp/a.err" ||
@@ -135,7 +150,7 @@ grep -Eq '^ +[0-9]+  Blog – PyTorch \(pytorch\)$' "$tmp/f.out" || fail "the fe
 grep -q '<span class="fid">(pytorch)</span>' <(env -i PATH=/usr/bin:/bin BLOGSEARCH_DB="$db" REQUEST_METHOD=GET QUERY_STRING="q=pytorch" \
   GATEWAY_INTERFACE=CGI/1.1 SERVER_NAME=localhost SERVER_PORT=80 SCRIPT_NAME=/cgi-bin/blogsearch.cgi "$BLOGSEARCH_CGI" </dev/null) ||
   fail "the page's feed facet does not show the id"
-pass "unknown filter values named with the closest ids (stderr, JSON, page); feed facets show title and id"
+pass "unknown filter values, as options or feed: and category: in the query, named with the closest ids (stderr, JSON, page); feed facets show title and id"
 
 # ---- config.toml ------------------------------------------------------------------------
 mkdir -p "$XDG_CONFIG_HOME/blogsearch"
