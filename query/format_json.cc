@@ -109,6 +109,7 @@ nlohmann::json result_to_json(const SearchResult& r, const JsonOptions& options)
         {"sample_stride", r.facet_counting.stride},
         {"sampled", r.facet_counting.sampled}}},
       {"suggestion", r.suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.suggestion)},
+      {"any_word", r.any_word},
       {"searched_as_words",
        r.searched_as_words.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.searched_as_words)},
       {"unknown_filters", std::move(unknown)},

@@ -448,6 +448,8 @@ int run(int argc, char** argv) {
     SearchResult result = searcher.search(request);
     for (const auto& u : result.unknown_filters) std::cerr << "blogsearch: " << clean_line(unknown_filter_note(u)) << "\n";
 
+    if (result.any_word)
+      std::cerr << "blogsearch: note: no post has all the words; these have some of them, the most first\n";
     if (!result.searched_as_words.empty())
       std::cerr << "blogsearch: note: the query could not be read as written (" << result.searched_as_words
                 << "), so its words were searched\n";

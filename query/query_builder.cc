@@ -758,7 +758,15 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
     const std::vector<Token> tokens = tokenize(stray_free);
     const std::string text = lowercase_word_starts(stray_free, tokens);
     bool plain = is_plain_words(tokens);
+    built.plain_words = plain;
     std::string words_text = text;  // the query's words, for the title boosts
+    // OR for this parse only (the parser is kept for the next query), also
+    // when it throws.
+    struct AndAgain {
+      Parser& qp;
+      ~AndAgain() { qp.set_default_op(Xapian::Query::OP_AND); }
+    } and_again{qp};
+    if (options.any_word) qp.set_default_op(Xapian::Query::OP_OR);
     try {
       built.query = qp.parse(text, flags);
     } catch (const Xapian::QueryParserError& e) {
@@ -772,6 +780,7 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       built.as_words = locate_syntax_error(options.text, e.get_msg()).detail();
       plain = true;
     }
+    qp.set_default_op(Xapian::Query::OP_AND);
     if (const auto& bad = date_notes.first) {
       std::size_t at = find_bad_date(options.text, *bad);
       throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,

@@ -65,6 +65,10 @@ struct QueryOptions {
   // A wildcard matching more terms than this is an error, not a slow query.
   Xapian::termcount max_wildcard_expansion = 1000;
   bool spelling = true;  // compute a "did you mean" suggestion
+  // Words joined by OR instead of AND: a post needs one of them, and BM25
+  // ranks those with more (and rarer) ones first. The searcher's second
+  // try for plain words that no post has all of.
+  bool any_word = false;
 };
 
 struct BuiltQuery {
@@ -83,6 +87,9 @@ struct BuiltQuery {
   // Every time a date range of `query` starts or ends at (date:, --since,
   // --until), for describe_query.
   std::vector<UnixTime> dates;
+  // The text is two or more words and nothing else: no operator, sign,
+  // field, quotes or wildcard (what a second try with any_word may widen).
+  bool plain_words = false;
 };
 
 // Xapian's description of `query` (the field parsed_query of a result),

@@ -96,6 +96,9 @@ struct SearchResult {
   // The query could not be parsed as written and uses no operator, so its
   // words were searched: why (the syntax error). "" when it was parsed.
   std::string searched_as_words;
+  // No post has every word of a query of plain words: these posts have some
+  // of them, those with more (and rarer) ones first (QueryOptions::any_word).
+  bool any_word = false;
   std::vector<UnknownFilter> unknown_filters;  // filter values no post has
   double elapsed_ms = 0;
 };

@@ -712,6 +712,20 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
         (result.total.estimated > 0 && alt.get_matches_estimated() < 10 * result.total.estimated))
       result.suggestion.clear();
   }
+  // Plain words that no post has all of, and no correction to offer
+  // ("how do I securely erase a hard drive on macos"): a second try takes
+  // the posts with any of them, the most first, and says so.
+  if (result.total.estimated == 0 && result.suggestion.empty() && built.plain_words && !request.query.any_word) {
+    SearchRequest wider = request;
+    wider.query.any_word = true;
+    wider.query.spelling = false;
+    SearchResult any = search_once(wider);
+    if (any.total.estimated > 0) {
+      any.any_word = true;
+      any.unknown_filters = std::move(result.unknown_filters);
+      return any;
+    }
+  }
   // The match counted at least kExactCountBound matches, and the spies saw
   // those. When that was not all of them, or more than facet_bound, the
   // facets are counted in a pass of their own: over every match when there

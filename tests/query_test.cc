@@ -292,7 +292,10 @@ TEST_F(SearcherTest, StemmingAndDefaultAnd) {
   EXPECT_EQ(id_set("compiles"), (Ids{"compile", "kernels-body", "go"}));
   EXPECT_EQ(id_set("compiling kernels"), (Ids{"compile", "kernels-body", "go"}));
   EXPECT_EQ(id_set("compiling generics"), Ids{"go"});
-  EXPECT_EQ(id_set("compiling community"), Ids{});
+  // No post has both: the second try takes either, and says so
+  // (PlainWordsNoPostHasAllAreSearchedAsAnyWord).
+  EXPECT_TRUE(run("compiling community").any_word);
+  EXPECT_FALSE(run("compiling generics").any_word);
 }
 
 TEST_F(SearcherTest, BooleanOperators) {
@@ -505,6 +508,34 @@ TEST_F(SearcherTest, SinceAndUntil) {
   SearchRequest u;
   u.query.filters.until = *parse_date("2025-12-31", true);
   EXPECT_EQ(id_set("", u), (Ids{"kernels-body", "go", "steer-a", "steer-b"}));
+}
+
+TEST_F(SearcherTest, PlainWordsNoPostHasAllAreSearchedAsAnyWord) {
+  // No post has all of them: the posts with some, the most first, marked.
+  const SearchResult any = run("how do go generics compare to triton kernels");
+  EXPECT_TRUE(any.any_word);
+  ASSERT_FALSE(any.hits.empty());
+  EXPECT_EQ(any.hits[0].post->id, "go");  // go, generics, kernels
+  EXPECT_GT(any.total.estimated, 1u);
+  // Posts that have every word are found as before, unmarked.
+  const SearchResult all = run("go generics");
+  EXPECT_FALSE(all.any_word);
+  EXPECT_EQ(all.total.estimated, 1u);
+  // Operators, quotes and fields mean what they say: no second try.
+  EXPECT_EQ(run("go AND triton").total.estimated, 0u);
+  EXPECT_FALSE(run("go AND triton").any_word);
+  EXPECT_EQ(run("\"go triton\"").total.estimated, 0u);
+  EXPECT_EQ(run("title:go title:triton").total.estimated, 0u);
+  // One word is not widened, and neither are words none of which any post has.
+  EXPECT_EQ(run("qqzz").total.estimated, 0u);
+  EXPECT_EQ(run("qqzz wwxx").total.estimated, 0u);
+  EXPECT_FALSE(run("qqzz wwxx").any_word);
+  // A later page of the wider search is the same search.
+  SearchRequest second;
+  second.offset = 1;
+  const SearchResult page2 = run("how do go generics compare to triton kernels", second);
+  EXPECT_TRUE(page2.any_word);
+  EXPECT_EQ(page2.total.estimated, any.total.estimated);
 }
 
 TEST_F(SearcherTest, ParsedQueryWritesDatesAsDates) {
@@ -995,7 +1026,7 @@ TEST_F(SearcherTest, JsonHasTheDocumentedShape) {
   // Round-trip through the serialiser as a consumer would see it.
   j = nlohmann::json::parse(dump_json(j, false));
   for (const char* key : {"query", "parsed_query", "sort", "reverse", "total", "offset", "limit",
-                          "results", "facets", "suggestion", "unknown_filters", "elapsed_ms", "partial"})
+                          "results", "facets", "suggestion", "any_word", "unknown_filters", "elapsed_ms", "partial"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["query"], "kernels");
   EXPECT_TRUE(j["parsed_query"].get<std::string>().find("kernel") != std::string::npos);

@@ -445,6 +445,8 @@ void write_html_results(std::string& page, const SearchResult& r, const PageCont
       << "<h1>" << (w.q.empty() ? std::string("Filtered posts") : "Results for “" + escape_markup(shorten(w.q, 200)) + "”")
       << "</h1>\n";
   write_notices(out, c);
+  if (r.any_word)
+    out << "<p class=\"notice\">No post has all the words: these have some of them, the most first.</p>\n";
   if (!r.searched_as_words.empty())
     out << "<p class=\"notice\">The query could not be read as written (" << Escaped{r.searched_as_words}
         << "), so its words were searched.</p>\n";
