@@ -1138,6 +1138,20 @@ TEST_F(CgiAppTest, JsonShowsNoPaths) {
 // Past the last page the page before is as empty: the page says where the
 // results end and links that page, not page - 1 (page=3 of one page linked
 // page 2; page=999999, clamped to 1000, linked page 999).
+TEST_F(CgiAppTest, WordsNoPostHasAllShowPostsWithSomeAndSaySo) {
+  ingest({data("pytorch")});
+  CgiApp app(quiet());
+  const Response page = app.handle(env("q=how+do+i+find+memory+leaks+in+a+teapot"));
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("No post has all the words: these have some of them, the most first."), std::string::npos)
+      << page.body;
+  EXPECT_NE(page.body.find("Finding Memory Leaks"), std::string::npos);
+  const Response json = app.handle(env("q=how+do+i+find+memory+leaks+in+a+teapot&format=json"));
+  EXPECT_NE(json.body.find("\"any_word\":true"), std::string::npos);
+  const Response all = app.handle(env("q=memory+leaks"));
+  EXPECT_EQ(all.body.find("No post has all the words"), std::string::npos);
+}
+
 TEST_F(CgiAppTest, PastTheLastPageLinksTheLastPage) {
   ingest({data("pytorch")});  // 8 posts: one page of 10, two of 5
   CgiApp app(quiet());
