@@ -825,7 +825,8 @@ void settle_dates(ParsedFeed& feed, const ParseOptions& options) {
     }
   }
   if (settled > 10) {
-    feed.warnings.push_back(feed.file + ": " + counted(static_cast<long long>(settled) - 10, "more future date", "more future dates") +
+    const long long more = static_cast<long long>(settled) - 10;
+    feed.warnings.push_back(feed.file + ": " + counted(more, "more future date", "more future dates") +
                             "; dated when first seen instead");
   }
 }
