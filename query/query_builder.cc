@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "indexer/schema.h"
+#include "record/post_history.h"
 
 namespace blogsearch {
 
@@ -277,21 +278,17 @@ std::optional<UnixTime> parse_date(const std::string& text, bool end_of_period) 
 
 std::string describe_query(const Xapian::Query& query, const std::vector<UnixTime>& dates) {
   std::string text = query.get_description();
+  const std::string head = "Query(VALUE_GE " + std::to_string(schema::kSlotPublished) + " ";
   for (UnixTime t : dates) {
     // The value as Xapian's description writes it (its escapes included),
     // cut out of the description of a query of that value alone.
-    const std::string slot = std::to_string(schema::kSlotPublished);
     const std::string alone =
         Xapian::Query(Xapian::Query::OP_VALUE_GE, schema::kSlotPublished,
                       Xapian::sortable_serialise(static_cast<double>(t)))
             .get_description();
-    const std::string head = "Query(VALUE_GE " + slot + " ";
     if (alone.size() <= head.size() + 1 || alone.compare(0, head.size(), head) != 0) continue;
     const std::string bytes = " " + alone.substr(head.size(), alone.size() - head.size() - 1);
-    std::time_t tt = static_cast<std::time_t>(t);
-    std::tm tm{};
-    char utc[32];
-    if (!gmtime_r(&tt, &tm) || !std::strftime(utc, sizeof utc, " %Y-%m-%dT%H:%M:%SZ", &tm)) continue;
+    const std::string utc = " " + format_time(t);
     for (std::size_t at = text.find(bytes); at != std::string::npos; at = text.find(bytes, at + 1))
       text.replace(at, bytes.size(), utc);
   }

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/utf8.h"
 #include "indexer/schema.h"
 #include "query/doc_cache.h"
 #include "query/facets.h"
@@ -77,12 +78,6 @@ std::string word_of(const std::string& token) {
 // short word is no typo).
 constexpr std::size_t kShortWord = 4;
 
-std::size_t letters(const std::string& word) {
-  std::size_t n = 0;
-  for (Xapian::Utf8Iterator it(word); it != Xapian::Utf8Iterator(); ++it) ++n;
-  return n;
-}
-
 // Xapian's correction of `typed` keeping only the words worth correcting:
 // a word in at most kRareWord posts replaced by one in many times as many
 // ("wasm", in 15 posts, is not "was"; "pytroch", in none, is "pytorch"),
@@ -101,7 +96,7 @@ std::string confident_correction(const Xapian::Database& db, const Xapian::Datab
     if (a != b && !a.empty() && !b.empty()) {
       const Xapian::doccount fa = db.get_termfreq(a), fb = db.get_termfreq(b);
       take = fa <= kRareWord && fb >= std::max<Xapian::doccount>(1, kCorrectionFactor * fa) &&
-             (letters(a) > kShortWord || spelling.get_spelling_suggestion(a, 1) == b);
+             (utf8::count_chars(a) > kShortWord || spelling.get_spelling_suggestion(a, 1) == b);
     }
     changed = changed || take;
     out += (i ? " " : "") + (take ? to[i] : from[i]);

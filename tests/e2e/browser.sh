@@ -14,22 +14,17 @@ set -u
 
 : "${SOURCE_DIR:?SOURCE_DIR must name the repository root}"
 : "${BLOGSEARCH_INDEX:?}" "${BLOGSEARCH_CGI:?}"
-for bin in "$BLOGSEARCH_INDEX" "$BLOGSEARCH_CGI"; do
-  [ -x "$bin" ] || { echo "SKIP: $bin is not built"; exit 77; }
-done
+here=$SOURCE_DIR/tests/e2e/cgi.d
+. "$here/server.sh"
+skip_unless "$BLOGSEARCH_INDEX" "$BLOGSEARCH_CGI" -- lighttpd curl
 chromium=""
 for c in chromium chromium-browser; do
   command -v "$c" >/dev/null && { chromium=$(command -v "$c"); break; }
 done
 [ -n "$chromium" ] || { echo "SKIP: no chromium found (apt-get install chromium, or run tools/setup)"; exit 77; }
-for tool in lighttpd curl; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (run tools/setup)"; exit 77; }
-done
 /usr/bin/python3 -c 'import websocket' 2>/dev/null ||
   { echo "SKIP: /usr/bin/python3 lacks the websocket module (apt-get install python3-websocket)"; exit 77; }
 
-here=$SOURCE_DIR/tests/e2e/cgi.d
-. "$here/server.sh"
 work=$(mktemp -d)
 server_pid=""
 trap 'stop_server; rm -rf "$work"' EXIT

@@ -15,16 +15,10 @@ set -u
 
 : "${SOURCE_DIR:?SOURCE_DIR must name the repository root}"
 : "${BLOGSEARCH_INDEX:?}" "${BLOGSEARCH:?}" "${BLOGSEARCH_CGI:?}"
-for bin in "$BLOGSEARCH_INDEX" "$BLOGSEARCH" "$BLOGSEARCH_CGI"; do
-  [ -x "$bin" ] || { echo "SKIP: $bin is not built"; exit 77; }
-done
-for tool in lighttpd curl xmllint; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (run tools/setup)"; exit 77; }
-done
-
 here=$SOURCE_DIR/tests/e2e/cgi.d
 py=/usr/bin/python3
 . "$here/server.sh"
+skip_unless "$BLOGSEARCH_INDEX" "$BLOGSEARCH" "$BLOGSEARCH_CGI" -- lighttpd curl xmllint
 
 work=$(mktemp -d)
 server_pid=""

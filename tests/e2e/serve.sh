@@ -11,15 +11,9 @@ set -u
 
 : "${SOURCE_DIR:?SOURCE_DIR must name the repository root}"
 : "${BLOGSEARCH_INDEX:?}" "${BLOGSEARCH_CGI:?}"
-for bin in "$BLOGSEARCH_INDEX" "$BLOGSEARCH_CGI"; do
-  [ -x "$bin" ] || { echo "SKIP: $bin is not built"; exit 77; }
-done
-for tool in lighttpd curl; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (run tools/setup)"; exit 77; }
-done
-
 py=/usr/bin/python3
 . "$SOURCE_DIR/tests/e2e/cgi.d/server.sh"
+skip_unless "$BLOGSEARCH_INDEX" "$BLOGSEARCH_CGI" -- lighttpd curl
 
 work=$(mktemp -d)
 server_pid="" holder=""

@@ -1,5 +1,19 @@
 # Shell helpers shared by the CGI end-to-end tests (sourced, not run).
-# Needs SOURCE_DIR and BLOGSEARCH_CGI.
+# start_server needs SOURCE_DIR and BLOGSEARCH_CGI.
+
+# skip_unless BIN... [-- TOOL...]: exits 77 (the test is skipped, the
+# reason printed) when a binary is not built or a tool is not installed.
+skip_unless() {
+  local item tools=0
+  for item in "$@"; do
+    if [ "$item" = -- ]; then tools=1; continue; fi
+    if [ "$tools" = 0 ]; then
+      [ -x "$item" ] || { echo "SKIP: $item is not built"; exit 77; }
+    else
+      command -v "$item" >/dev/null || { echo "SKIP: $item is not installed (run tools/setup)"; exit 77; }
+    fi
+  done
+}
 
 # A free TCP port on 127.0.0.1 (the kernel picks it; the small race with
 # another process taking it before lighttpd does is reported as a failure
