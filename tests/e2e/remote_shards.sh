@@ -171,6 +171,34 @@ head -1 "$tmp/cgi.one" | grep -q '^Status: 200' || fail "the page over one remot
 grep -q 'id="h-category"' "$tmp/cgi.one" || fail "the page over one remote shard shows no facets"
 pass "one remote shard alone answers with facets, as the database opened locally"
 
+# tools/serve-shards, as docs/multi-host.md tries it on one machine: a
+# server per SHARD-N of the database, and the front it writes.
+base=$(/usr/bin/python3 -c '
+import random, socket
+for _ in range(200):
+    base = random.randrange(20000, 60000)
+    socks = []
+    try:
+        for p in range(base, base + 3):
+            s = socket.socket(); s.bind(("127.0.0.1", p)); socks.append(s)
+        print(base); break
+    except OSError:
+        pass
+    finally:
+        for s in socks: s.close()')
+setsid "$SOURCE_DIR/tools/serve-shards" --port "$base" --stub "$tmp/tried" \
+  "$tmp/db/SHARD-0" "$tmp/db/SHARD-1" "$tmp/db/SHARD-2" >"$tmp/serve-shards.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q 'stub in' "$tmp/serve-shards.log" && break; sleep 0.1; done
+[ "$(grep -c '^remote ' "$tmp/tried/XAPIANDB" 2>/dev/null)" = 3 ] ||
+  fail "tools/serve-shards of three SHARD-N wrote no front of three: $(cat "$tmp/serve-shards.log")"
+[ "$(cat "$tmp/tried/spelling" 2>/dev/null)" = "auto $tmp/db/SPELLINGDB" ] ||
+  fail "tools/serve-shards: the front's spelling stub is not the database's SPELLINGDB once"
+[ "$(answer "$tmp/tried" --facets category,feed -- pytorch)" = "$(answer "$local_db" --facets category,feed -- pytorch)" ] ||
+  fail "the front of tools/serve-shards answers otherwise than the database"
+kill -- -"${pids[-1]}" 2>/dev/null || kill "${pids[-1]}" 2>/dev/null || true
+pass "tools/serve-shards serves a database shard by shard (DB/SHARD-N), with one spelling stub"
+
 # A stub that lists two of the three shards (as a front left behind by a
 # rebuild with more shards) is refused, never searched as if whole.
 mkdir -p "$tmp/partial"
