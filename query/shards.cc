@@ -65,7 +65,8 @@ void add_remote(ShardSet& set, const std::string& where, const std::string& addr
                                         options.remote_connect_timeout_ms),
               name);
   } catch (const Xapian::Error& e) {
-    throw ShardUnreachable("cannot reach the shard at " + name + " (" + where + "): " + e.get_msg());
+    throw ShardUnreachable("cannot reach the shard at " + name + " (" + where + "): " + e.get_msg() +
+                           " (is its xapian-tcpsrv running and reachable?)");
   }
   set.remote = true;
   set.remote_names.push_back(name);
