@@ -1,11 +1,15 @@
 // db_layout.cc: generations of shards behind stub files.
 #include "indexer/db_layout.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <xapian.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -43,6 +47,15 @@ void write_stub(const fs::path& dir, const std::string& name, const std::string&
   std::error_code ec;
   fs::rename(tmp, stub, ec);
   if (ec) throw std::runtime_error("cannot switch " + stub.string() + ": " + ec.message());
+}
+
+// What creating a database writes before its XAPIANDB stub (and so all a
+// creation cut short can leave): gen-<stamp>/, SHARD-<n>, SPELLINGDB and
+// the .tmp files of stubs.
+bool is_creation_leftover(const std::string& name) {
+  auto starts = [&](const std::string& prefix) { return name.rfind(prefix, 0) == 0; };
+  return starts(kGenPrefix) || starts(schema::kShardStubPrefix) || starts(schema::kSpellingStubFile) ||
+         name == std::string(kStub) + ".tmp";
 }
 
 // The shards of a generation directory: shard-0, shard-1, ... as long as
@@ -121,9 +134,40 @@ void create_database_layout(const std::string& path, unsigned shards) {
     }
     return;
   }
-  if (fs::exists(path, ec) && !(fs::is_directory(path, ec) && fs::is_empty(path, ec))) return;
-  fs::create_directories(path, ec);
+  const fs::path dir(path);
+  // A glass database of its own (the layout before generations), a
+  // generation directory (rebuild's writer), or not a directory at all:
+  // the writer opens or refuses it.
+  if (fs::exists(dir, ec) && (!fs::is_directory(dir, ec) || is_glass(dir) || !generation_shards(dir).empty())) return;
+  fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create database directory " + path + ": " + ec.message());
+  // Creating is locked, so that of two writers creating DB at once one
+  // creates it and the other finds it created. A creation killed before
+  // its XAPIANDB stub leaves only what it was writing: that is removed and
+  // the database created again.
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
+    const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot lock database directory " + path + " to create it: " + why);
+  }
+  struct CloseOnExit {
+    int fd;
+    ~CloseOnExit() { ::close(fd); }  // releases the lock
+  } close_on_exit{fd};
+  if (has_generations(path)) return;
+  std::vector<fs::path> leftovers;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!is_creation_leftover(name))
+      throw std::runtime_error(path + " is neither a blogsearch database nor an empty directory (it holds " + name +
+                               "); give --db a new path");
+    leftovers.push_back(entry.path());
+  }
+  for (const fs::path& p : leftovers) {
+    fs::remove_all(p, ec);
+    if (ec) throw std::runtime_error("cannot remove " + p.string() + ", left by a creation that was cut short: " + ec.message());
+  }
   switch_generation(path, new_generation(path, shards));
 }
 

@@ -73,8 +73,12 @@ inline constexpr unsigned kMaxShards = 64;
 bool has_generations(const std::string& path);
 
 // Creates DB with one empty generation of `shards` shards (0: the default)
-// if `path` is missing or an empty directory; in a DB written before
-// SPELLINGDB or SHARD-<n> existed, writes them; does nothing otherwise.
+// if `path` is missing, an empty directory, or what a creation killed
+// before its XAPIANDB stub left (removed first); in a DB written before
+// SPELLINGDB or SHARD-<n> existed, writes them; does nothing for a glass
+// database or a generation directory. Creation holds a flock on DB, so
+// two writers creating it at once make one database. Throws for a
+// directory holding anything else.
 void create_database_layout(const std::string& path, unsigned shards = 0);
 
 // Creates DB/gen-<stamp> holding `shards` empty glass databases and returns

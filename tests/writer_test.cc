@@ -12,8 +12,10 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "indexer/db_layout.h"
 #include "indexer/schema.h"
 #include "indexer/snapshot.h"
 #include "indexer/writer.h"
@@ -566,3 +568,59 @@ TEST(Snapshot, ObservedTimeFromTheFilesMtime) {
 }
 
 }  // namespace
+
+// A creation killed before its XAPIANDB stub (found by e2e_crash_safety:
+// the next add wrote a plain glass database beside the half-made
+// generation, which rebuild then refused) is created again.
+TEST_F(WriterTest, ACreationCutShortIsCreatedAgain) {
+  fs::create_directories(db_);
+  const std::string half = new_generation(db_, 2);  // as far as a kill at that point gets
+  std::ofstream(fs::path(db_) / "SHARD-0") << "auto " << fs::path(half).filename().string() << "/shard-0\n";
+  std::ofstream(fs::path(db_) / "SPELLINGDB.tmp") << "auto";
+  ASSERT_FALSE(has_generations(db_));
+  const std::string path = snapshot("2026-09-02T01-00-00Z", rss({{"urn:a", "", "Alpha", "<p>First words.</p>"}}));
+  EXPECT_EQ(ingest({path}).posts_added, 1);
+  EXPECT_TRUE(has_generations(db_));
+  const Layout layout = read_layout(db_);
+  EXPECT_EQ(layout.kind, Layout::Kind::kSharded);
+  EXPECT_FALSE(fs::exists(half)) << "the half-made generation is removed";
+  EXPECT_FALSE(fs::exists(fs::path(db_) / "iamglass")) << "no plain glass database beside the generations";
+  EXPECT_EQ(Xapian::Database(db_).get_doccount(), 1u);
+}
+
+// A directory holding anything else is not made into a database.
+TEST_F(WriterTest, ADirectoryOfOtherFilesIsRefused) {
+  fs::create_directories(db_);
+  std::ofstream(fs::path(db_) / "notes.txt") << "mine";
+  try {
+    Writer w(db_);
+    FAIL() << "a directory of other files was opened as a database";
+  } catch (const DatabaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("notes.txt"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(db_), fs::directory_iterator()), 1) << "nothing written beside notes.txt";
+}
+
+// Writers creating one database at once make one database between them.
+TEST_F(WriterTest, WritersCreatingOneDatabaseAtOnceMakeOne) {
+  for (int round = 0; round < 5; ++round) {
+    fs::remove_all(db_);
+    std::vector<std::thread> creators;
+    std::atomic<int> errors{0};
+    for (int i = 0; i < 4; ++i)
+      creators.emplace_back([&] {
+        try {
+          create_database_layout(db_, 2);
+        } catch (const std::exception&) {
+          ++errors;
+        }
+      });
+    for (auto& t : creators) t.join();
+    EXPECT_EQ(errors.load(), 0);
+    int generations = 0;
+    for (const auto& entry : fs::directory_iterator(db_))
+      generations += entry.path().filename().string().rfind("gen-", 0) == 0;
+    EXPECT_EQ(generations, 1) << "round " << round;
+    EXPECT_EQ(read_layout(db_).kind, Layout::Kind::kSharded);
+  }
+}

@@ -46,6 +46,9 @@ kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=""
 # A server that starts: its line comes once the port answers.
 before=$failures
 start_server cgi "$db" "$work/serve.log" || exit 1
+# The line follows tools/serve's own check of the port, which may come a
+# little after ours.
+for _ in $(seq 50); do grep -q "^tools/serve: $base_url (CGI) over " "$work/serve.log" && break; sleep 0.1; done
 grep -q "^tools/serve: $base_url (CGI) over " "$work/serve.log" || { fail "no started line:"; cat "$work/serve.log"; }
 curl -fsS "$base_url?q=kernels&format=json" | $py -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["total"]["estimated"] > 0 else 1)' ||
   fail "a search through tools/serve found nothing"
