@@ -13,6 +13,7 @@
 #include "indexer/html_text.h"
 #include "indexer/language.h"
 #include "indexer/schema.h"
+#include "record/link_key.h"
 #include "indexer/url.h"
 #include "record/stored_text.h"
 
@@ -264,6 +265,8 @@ Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& 
   add_time(doc, schema::kSlotFirstSeen, in.first_seen);
   add_time(doc, schema::kSlotLastSeen, in.last_seen);
   doc.add_value(schema::kSlotContentHash, in.content_hash);
+  // A post without a link is told apart by its id, when that is a URL.
+  doc.add_value(schema::kSlotDuplicateKey, duplicate_key(c.link.empty() ? in.id : c.link, c.title));
   doc.add_value(schema::kSlotText,
                 schema::postings_layout().compress_text ? encode_stored_text(in.text) : in.text);
   // Last: it lists the facet terms the document now has.

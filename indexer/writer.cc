@@ -469,6 +469,23 @@ struct Writer::Impl {
     }
   }
 
+  // Counts the posts that are copies of another (schema::kMetaCopies) over
+  // the committed shards, by a hash of each key: 8 bytes a post.
+  void count_copies() {
+    Xapian::Database all;
+    for (const std::string& shard : layout.shards) all.add_database(Xapian::Database(shard));
+    std::vector<std::uint64_t> keys;
+    keys.reserve(all.get_value_freq(schema::kSlotDuplicateKey));
+    for (auto v = all.valuestream_begin(schema::kSlotDuplicateKey); v != all.valuestream_end(schema::kSlotDuplicateKey); ++v)
+      keys.push_back(XXH3_64bits((*v).data(), (*v).size()));
+    std::sort(keys.begin(), keys.end());
+    const auto copies = static_cast<std::size_t>(keys.end() - std::unique(keys.begin(), keys.end()));
+    const std::string value = std::to_string(copies);
+    if (meta().get_metadata(schema::kMetaCopies) == value) return;
+    meta().set_metadata(schema::kMetaCopies, value);
+    meta().commit();
+  }
+
   // Writes a batch. Batches share one transaction until it is
   // kCommitInterval old (or the run ends): one commit costs a handful of
   // fdatasync calls, which dominated runs over many small feeds, while a
@@ -618,6 +635,7 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   auto start = std::chrono::steady_clock::now();
   IngestSummary summary, reading;
   Impl& w = *impl_;
+  const unsigned long long commits_before = w.commit_number;
   w.summary = &summary;
   w.options = &options;
   w.feeds.clear();
@@ -644,6 +662,7 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
       }
     }
     w.flush_batch(nullptr, true);
+    if (w.commit_number != commits_before) w.count_copies();
   } catch (const Xapian::DatabaseCorruptError& e) {
     summary.errors++;
     throw DatabaseDamaged(schema::damaged_database_message(w.path, e.get_msg()), e.get_msg());

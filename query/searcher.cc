@@ -19,7 +19,7 @@
 #include "query/doc_cache.h"
 #include "query/facets.h"
 #include "query/filter_check.h"
-#include "query/link_key.h"
+#include "record/link_key.h"
 #include "query/snippet.h"
 #include "query/revision_tables.h"
 #include "query/shard_match.h"
@@ -496,6 +496,11 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 
   Xapian::Enquire enquire(db_);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
+  // Copies of one post under two links are shown once, the best of them,
+  // where the writer found some (schema::kMetaCopies).
+  const std::string copies = db_.get_metadata(schema::kMetaCopies);
+  const bool collapse = !copies.empty() && copies != "0";
+  if (collapse) enquire.set_collapse_key(schema::kSlotDuplicateKey);
   Xapian::Query query = built.query;
   // Ties (every match of a pure filter weighs 0) go newest first. (Called
   // on the threads of a match by shard too: it changes nothing else.)
@@ -618,6 +623,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     for (std::size_t i = 0; i < tasks.size(); ++i) task_spies.push_back(std::make_unique<FacetSpy>(request.facets));
     auto set_up = [&](Xapian::Enquire& e, std::size_t i) {
       sort_relevance_then_newest(e);
+      if (collapse) e.set_collapse_key(schema::kSlotDuplicateKey);
       if (faceted) e.add_matchspy(task_spies[i].get());
       if (time_limit > 0) e.set_time_limit(time_limit);
     };
@@ -629,9 +635,22 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
       ++kept_use_.matches_by_shard;
     }
   }
-  if (!split) page = matches_of(enquire.get_mset(request.offset, limit, check_at_least));
-  result.partial = time_limit > 0 && check_at_least > request.offset + limit &&
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
+  const auto timed_out = [&] {
+    return time_limit > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
+  };
+  if (!split) {
+    page = matches_of(enquire.get_mset(request.offset, limit, check_at_least));
+    // Xapian 1.4 counts a match that collapsed copies only as bounds unless
+    // its page held every match. Under check_at_least, the count is then
+    // made exact by one more match whose page holds them all.
+    if (collapse && page.lower != page.upper && page.upper < check_at_least && !timed_out()) {
+      enquire.clear_matchspies();  // they have counted this match's facets
+      const Xapian::MSet whole = enquire.get_mset(0, page.upper + 1, check_at_least);
+      page.lower = page.estimated = page.upper = whole.size();
+    }
+  }
+  result.partial = check_at_least > request.offset + limit && timed_out();
   if (count_values && shards_.remote && faceted) {
     Xapian::Enquire count(db_);
     count.set_query(query);

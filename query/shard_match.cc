@@ -10,6 +10,8 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -155,6 +157,7 @@ struct Ranked {
   Xapian::docid docid;  // combined
   double weight;
   std::string key;
+  std::string collapse_key;  // "" when the match collapses nothing
 };
 
 }  // namespace
@@ -222,18 +225,47 @@ std::optional<Matches> match_by_shard(const Xapian::Database& all, const std::ve
   Matches merged;
   std::vector<Ranked> all_ranked;
   const auto k = static_cast<unsigned>(shards.size());
+  bool seen_all = true;  // every shard's whole match is in its page
+  Xapian::doccount most_lower = 0;
   for (const Xapian::MSet& page : pages) {
-    merged.lower += page.get_matches_lower_bound();
-    merged.estimated += page.get_matches_estimated();
-    merged.upper += page.get_matches_upper_bound();
+    const Matches counts = matches_of(page);
+    merged.lower += counts.lower;
+    merged.estimated += counts.estimated;
+    merged.upper += counts.upper;
+    most_lower = std::max(most_lower, counts.lower);
+    seen_all = seen_all && page.size() == counts.upper;
     for (auto it = page.begin(); it != page.end(); ++it)
-      all_ranked.push_back({schema::combined_docid(*it, k), it.get_weight(), it.get_sort_key()});
+      all_ranked.push_back(
+          {schema::combined_docid(*it, k), it.get_weight(), it.get_sort_key(), it.get_collapse_key()});
   }
   std::sort(all_ranked.begin(), all_ranked.end(), [](const Ranked& a, const Ranked& b) {
     if (a.weight != b.weight) return a.weight > b.weight;
     if (a.key != b.key) return a.key > b.key;
     return a.docid < b.docid;
   });
+  // Each shard collapsed its own copies of a post (set_up's collapse key);
+  // copies in two shards are collapsed here, the best kept. Some shard may
+  // then hold more of the page than it gave, and copies of the posts past
+  // the pages are unknown: the counts are exact only if every match was
+  // seen, else a match as one answers what must be exact.
+  const bool collapsing = std::any_of(all_ranked.begin(), all_ranked.end(),
+                                      [](const Ranked& r) { return !r.collapse_key.empty(); });
+  if (collapsing) {
+    std::set<std::string> keys;
+    std::vector<Ranked> best;
+    for (Ranked& r : all_ranked)
+      if (r.collapse_key.empty() || keys.insert(r.collapse_key).second) best.push_back(std::move(r));
+    const auto copies = static_cast<Xapian::doccount>(all_ranked.size() - best.size());
+    all_ranked = std::move(best);
+    const auto kept = static_cast<Xapian::doccount>(all_ranked.size());
+    if (seen_all) {
+      merged.lower = merged.estimated = merged.upper = kept;
+    } else {
+      if (kept < wanted || merged.upper < check_at_least) return std::nullopt;
+      merged.lower = std::max(most_lower, wanted);
+      merged.estimated = std::max(merged.lower, merged.estimated - copies);
+    }
+  }
   // A match's percentages are its weights scaled by its best document's:
   // the share of the query's weighted parts that document matches, over
   // its weight. That document is matched once more on its own, over all

@@ -23,7 +23,11 @@
 //
 // The hits, weights and percentages are those of one match; the counts are
 // the sums of each shard's, each counted up to check_at_least (so they are
-// at least as exact as one match's, not always equal).
+// at least as exact as one match's, not always equal). With a collapse key
+// (set_up's), each shard keeps the best of its copies of a post and the
+// merge the best of the shards'; where that leaves the page unknown, or
+// counts that one match makes exact (fewer than check_at_least) inexact,
+// match_by_shard returns nullopt too.
 //
 // Failures: what a shard's match throws (a Xapian error: the database
 // modified under it, say) is thrown once every shard has finished. A

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "indexer/stats.h"
 #include "indexer/writer.h"
 #include "query/searcher.h"
+#include "record/link_key.h"
 
 namespace blogsearch {
 namespace {
@@ -470,6 +472,78 @@ TEST_F(DocidsTest, AMatchSplitByShardRanksAsOneMatch) {
     EXPECT_EQ(a.kept_use().matches_by_shard + c.kept_use().matches_by_shard, 0u);
     EXPECT_GE(split_queries, 7u);
     EXPECT_EQ(d.kept_use().matches_by_shard, b.kept_use().matches_by_shard);
+  }
+}
+
+// Copies of one post under two links (a second feed of the same blog: http
+// for https, "www.", a trailing slash) are shown once, the best of them,
+// whether the match is one or split by shard; posts of one page told apart
+// by their fragments are not copies. The index keeps every copy.
+TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
+  std::string copies =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>Docid Blog (http)</title>"
+      "<link>http://www.docids.example.org</link>\n";
+  for (int i = 0; i < 60; ++i) {
+    const std::string n = std::to_string(i);
+    copies += "<item><title>Post " + n + "</title><link>http://www.docids.example.org/" + n + "/</link><guid>urn:copy-" +
+              n + "</guid><pubDate>Tue, " + std::to_string(10 + i % 18) +
+              " Sep 2026 10:00:00 +0000</pubDate><category>odd</category><description>Words of post " + n +
+              (i % 2 ? " and a longer copy of it" : "") + "</description></item>\n";
+  }
+  for (const char* part : {"a", "b", "c"})
+    copies += std::string("<item><title>Devlog ") + part + "</title><link>https://docids.example.org/devlog/#" + part +
+              "</link><guid>urn:devlog-" + part + "</guid><description>Words of the devlog</description></item>\n";
+  copies += "</channel></rss>\n";
+  fs::create_directories(dir_ + "/feeds/copies");
+  const std::string copy_path = dir_ + "/feeds/copies/2026-09-20T10-00-00Z.xml";
+  std::ofstream(copy_path) << copies;
+  std::vector<std::string> errors;
+  std::vector<Snapshot> all = feed_snapshot("2026-09-19T10-00-00Z", rss(60));
+  for (auto& s : collect_snapshots({copy_path}, "", errors)) all.push_back(std::move(s));
+  ASSERT_TRUE(errors.empty()) << errors.front();
+
+  auto ranking = [](Searcher& s, const std::string& q, unsigned offset, unsigned limit, bool exact) {
+    SearchRequest r;
+    r.query.text = q;
+    r.query.filters.since = 0;
+    r.exact_count = exact;
+    r.offset = offset;
+    r.limit = limit;
+    const SearchResult res = s.search(r);
+    std::string out = "total " + std::to_string(res.total.lower) + " " + std::to_string(res.total.estimated) + " " +
+                      std::to_string(res.total.upper) + "\n";
+    for (const auto& h : res.hits) out += std::to_string(h.rank) + " " + h.post->link + "\n";
+    return std::make_pair(out, res);
+  };
+  for (unsigned k : {1u, 2u, 3u}) {
+    const std::string db = dir_ + "/copies" + std::to_string(k);
+    Writer(db, k).ingest(all);
+    EXPECT_EQ(Xapian::Database(db).get_doccount(), 123u) << "every copy is kept";
+    EXPECT_EQ(Xapian::Database(db).get_metadata(schema::kMetaCopies), "60");
+    SearcherOptions split = long_running(), whole = long_running(), cli;
+    split.split_postings = 1;
+    whole.split_postings = 0;
+    Searcher a(db, whole), b(db, split), c(db, cli);
+    for (const std::string q : {"words", "post", "words post 7", "category:odd", "devlog"}) {
+      for (bool exact : {true, false}) {
+        for (auto [offset, limit] : {std::pair{0u, kMaxLimit}, std::pair{0u, 10u}, std::pair{5u, 7u}}) {
+          const auto [one, res] = ranking(a, q, offset, limit, exact);
+          EXPECT_EQ(one, ranking(b, q, offset, limit, exact).first) << k << " shards, " << q << " from " << offset;
+          EXPECT_EQ(one, ranking(c, q, offset, limit, exact).first) << k << " shards, " << q << " from " << offset;
+          std::set<std::string> keys;
+          for (const auto& h : res.hits)
+            EXPECT_TRUE(keys.insert(duplicate_key(h.post->link, h.post->title)).second)
+                << q << ": " << h.post->link << " twice";
+        }
+      }
+    }
+    // 60 posts and their 60 copies; the devlog's 3 posts are 3.
+    const SearchResult words = ranking(c, "words", 0, kMaxLimit, true).second;
+    EXPECT_EQ(words.total.estimated, 63u) << k << " shards";
+    EXPECT_TRUE(words.total.exact());
+    EXPECT_EQ(words.hits.size(), 63u);
+    EXPECT_EQ(ranking(c, "devlog", 0, 10, true).second.hits.size(), 3u);
+    if (k > 1) EXPECT_GT(b.kept_use().matches_by_shard, 0u) << "the split was tried";
   }
 }
 

@@ -20,6 +20,7 @@ import xapian
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
 SLOT_FACETS = 6  # kSlotFacets: the facet terms, each after a length byte
 SLOT_RECORD = 7  # kSlotRecord: the post record, JSON
+SLOT_DUPLICATE_KEY = 8  # kSlotDuplicateKey: the link without what tells no post apart
 FACET_PREFIXES = ("K", "M", "XAUTHOR", "XFEED")
 
 
@@ -115,13 +116,32 @@ def check_facet_values(db):
                   f"document {post.docid}: {term} labelled {label!r}, record has {written}")
 
 
+def check_duplicate_keys(db):
+    """Every post of data/ has a link; its duplicate key is the link without
+    scheme, "www." and trailing slash, a newline and the title lowercased,
+    and no two posts share one (data/ holds no copies)."""
+    keys = {}
+    for post in db.postlist(""):
+        doc = db.get_document(post.docid)
+        record = json.loads(doc.get_value(SLOT_RECORD))
+        link = record.get("link", "")
+        key = doc.get_value(SLOT_DUPLICATE_KEY).decode("utf-8")
+        bare = link.split("://", 1)[-1].removeprefix("www.").rstrip("/")
+        title = "".join(c.lower() if "A" <= c <= "Z" else c for c in " ".join(record.get("title", "").split()))
+        check(key == bare + "\n" + title, f"document {post.docid}: duplicate key {key!r} for {link!r}, {title!r}")
+        check(key not in keys, f"documents {keys.get(key)} and {post.docid} share the duplicate key {key!r}")
+        keys[key] = post.docid
+
+
 def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"5",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'5'")
+    check(db.get_metadata("schema_version") == b"6",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'6'")
     check_facet_values(db)
+    check_duplicate_keys(db)
+    check(db.get_metadata("copies") == b"0", f"copies metadata is {db.get_metadata('copies')!r}, want b'0'")
     for feed in ("pytorch", "tensor-notes", "kernel-digest"):
         meta = db.get_metadata("feed:" + feed)
         check(meta != b"", f"metadata feed:{feed} missing")

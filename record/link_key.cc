@@ -1,5 +1,5 @@
 // link_key.cc: the parts of RFC 3986's split, each made canonical.
-#include "query/link_key.h"
+#include "record/link_key.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@ namespace blogsearch {
 namespace {
 
 struct Parts {
-  std::string_view scheme, authority, path, query;
+  std::string_view scheme, authority, path, query, fragment;
   bool ok = false;
 };
 
@@ -33,7 +33,10 @@ Parts split(std::string_view url) {
   const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
   p.authority = rest.substr(0, authority_end);
   rest.remove_prefix(authority_end);
-  rest = rest.substr(0, std::min(rest.find('#'), rest.size()));
+  if (const std::size_t hash = rest.find('#'); hash != std::string_view::npos) {
+    p.fragment = rest.substr(hash + 1);
+    rest = rest.substr(0, hash);
+  }
   const std::size_t question = std::min(rest.find('?'), rest.size());
   p.path = rest.substr(0, question);
   if (question < rest.size()) p.query = rest.substr(question + 1);
@@ -94,16 +97,21 @@ bool tracking(std::string_view name) {
          n == "ref_src";
 }
 
-}  // namespace
-
-std::string link_key_host(std::string_view url) {
-  const Parts p = split(url);
-  return p.ok ? host_of(p) : std::string();
+// Whether `segment` is a language code a site puts first in its paths:
+// two letters, or two and a region ("de", "pt-br", "en_US").
+bool language_segment(std::string_view segment) {
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  if (segment.size() != 2 && segment.size() != 5) return false;
+  if (!letter(segment[0]) || !letter(segment[1])) return false;
+  return segment.size() == 2 || ((segment[2] == '-' || segment[2] == '_') && letter(segment[3]) && letter(segment[4]));
 }
 
-std::string link_key(std::string_view url) {
-  const Parts p = split(url);
+std::string key_of(Parts p, bool keep_fragment, bool drop_language) {
   if (!p.ok) return {};
+  if (drop_language && p.path.size() > 1) {
+    const std::size_t end = std::min(p.path.find('/', 1), p.path.size());
+    if (language_segment(p.path.substr(1, end - 1))) p.path.remove_prefix(end);
+  }
   std::string key;
   const std::string scheme = lower(p.scheme);
   if (scheme != "http" && scheme != "https") key = scheme + ":";
@@ -123,7 +131,38 @@ std::string link_key(std::string_view url) {
     query += query.empty() ? '?' : '&';
     append_encoded(query, param);
   }
-  return key + query;
+  key += query;
+  if (keep_fragment && !p.fragment.empty()) {
+    key += '#';
+    append_encoded(key, p.fragment);
+  }
+  return key;
+}
+
+}  // namespace
+
+std::string link_key(std::string_view url) { return key_of(split(url), false, false); }
+
+std::string link_key_host(std::string_view url) {
+  const Parts p = split(url);
+  return p.ok ? host_of(p) : std::string();
+}
+
+std::string duplicate_key(std::string_view url, std::string_view title) {
+  std::string key = key_of(split(url), true, true);
+  if (key.empty()) return key;
+  key += '\n';
+  bool space = false;
+  for (char c : trim(title)) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    if (space) key += ' ';
+    space = false;
+    key += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  return key;
 }
 
 }  // namespace blogsearch

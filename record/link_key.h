@@ -1,5 +1,6 @@
 // link_key.h: links compared the way people type them, for `blogsearch show
-// URL` and the post page.
+// URL` and the post page; and the key that tells two posts apart as copies
+// of one (schema::kSlotDuplicateKey).
 //
 // link_key() reduces an absolute URL to what tells posts apart: the scheme
 // goes when it is http or https, the host is lowercased and loses "www.",
@@ -27,5 +28,17 @@ std::string link_key(std::string_view url);
 
 // The host part of link_key (lowercase, no "www.", no port): "" when none.
 std::string link_key_host(std::string_view url);
+
+// The key that copies of one post share: its link as two feeds of one
+// blog give it (http and https, "www.", a trailing slash, tracking
+// parameters) or one site at two addresses (a language's path first:
+// /de/updates/x and /updates/x), then its title. The link is link_key()'s
+// with its fragment kept, for the posts of a page told apart by their
+// fragments (ziglang.org/devlog/2026/#2026-06-30), and a first path
+// segment of two letters, or two and a region ("pt-br"), dropped. The title
+// (ASCII letters lowercased, runs of white space as one space) keeps apart
+// the posts of a feed whose items all link to one page. "" when link_key()
+// gives "".
+std::string duplicate_key(std::string_view url, std::string_view title);
 
 }  // namespace blogsearch
