@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "record/link_key.h"
+
 namespace blogsearch {
 
 namespace {
@@ -87,41 +89,6 @@ std::string resolve_url(const std::string& href, const std::string& base) {
   return out.empty() ? rel : out;
 }
 
-namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// libcurl keeps percent escapes as written: "%7e" and "~" stay apart.
-std::string normalise_escapes(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const int hi = s[i] == '%' && i + 2 < s.size() ? hex_value(s[i + 1]) : -1;
-    const int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
-    if (lo < 0) {
-      out += s[i];
-      continue;
-    }
-    const char c = static_cast<char>(hi * 16 + lo);
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 1])));
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 2])));
-    }
-    i += 2;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string url_key(const std::string& url) {
   CURLU* u = curl_url();
   if (u == nullptr) return url;
@@ -139,7 +106,7 @@ std::string url_key(const std::string& url) {
     if (!host.empty()) curl_url_set(u, CURLUPART_HOST, host.c_str(), 0);
     value = nullptr;
     if (curl_url_get(u, CURLUPART_URL, &value, CURLU_NO_DEFAULT_PORT) == CURLUE_OK && value) {
-      out = normalise_escapes(value);
+      out = canonical_escapes(value);  // libcurl keeps escapes as written
       curl_free(value);
     }
   }

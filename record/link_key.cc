@@ -67,17 +67,25 @@ std::string host_of(const Parts& p) {
   return host;
 }
 
-// Bytes a URL may not hold as they are are percent-encoded; escapes get
-// upper-case hex digits (RFC 3986 section 6.2.2.1).
+// Bytes a URL may not hold as they are are percent-encoded; an escape of
+// an unreserved character is decoded ("%7E" -> "~"), the others get
+// upper-case hex digits (RFC 3986 sections 6.2.2.1 and 6.2.2.2).
 void append_encoded(std::string& out, std::string_view s) {
   static const char hex[] = "0123456789ABCDEF";
+  auto value = [](char h) { return std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (h | 0x20) - 'a' + 10; };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += '%';
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 1])));
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 2])));
+      const char decoded = static_cast<char>(value(s[i + 1]) * 16 + value(s[i + 2]));
+      if (std::isalnum(static_cast<unsigned char>(decoded)) || decoded == '-' || decoded == '.' || decoded == '_' ||
+          decoded == '~') {
+        out += decoded;
+      } else {
+        out += '%';
+        out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 1])));
+        out += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i + 2])));
+      }
       i += 2;
     } else if (c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
                c == '{' || c == '|' || c == '}' || c == '%') {
@@ -140,6 +148,13 @@ std::string key_of(Parts p, bool keep_fragment, bool drop_language) {
 }
 
 }  // namespace
+
+std::string canonical_escapes(std::string_view url) {
+  std::string out;
+  out.reserve(url.size());
+  append_encoded(out, url);
+  return out;
+}
 
 std::string link_key(std::string_view url) { return key_of(split(url), false, false); }
 

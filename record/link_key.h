@@ -5,8 +5,8 @@
 // link_key() reduces an absolute URL to what tells posts apart: the scheme
 // goes when it is http or https, the host is lowercased and loses "www.",
 // a default port and userinfo, the path keeps its case but loses trailing
-// slashes and gets its non-ASCII bytes percent-encoded (as the indexer
-// stores links) with upper-case hex digits, the query loses utm_* and other
+// slashes and gets its escapes made canonical (canonical_escapes: as the
+// indexer stores links, non-ASCII bytes escaped), the query loses utm_* and other
 // click-tracking parameters, and the fragment goes. So
 // "HTTP://www.Example.org/Post/?utm_source=x#top" and
 // "https://example.org/Post" have one key.
@@ -25,6 +25,11 @@
 namespace blogsearch {
 
 std::string link_key(std::string_view url);
+
+// `url` with its percent escapes as link_key() writes them: an escape of
+// an unreserved character decoded ("%7e" -> "~"), the others in upper case
+// ("%2f" -> "%2F"), and bytes a URL may not hold as they are escaped.
+std::string canonical_escapes(std::string_view url);
 
 // The host part of link_key (lowercase, no "www.", no port): "" when none.
 std::string link_key_host(std::string_view url);

@@ -27,6 +27,7 @@ TEST(LinkKey, FormsOfOneLinkHaveOneKey) {
       {"https://example.org/?fbclid=abc&p=42", "https://example.org/?p=42"},
       {"https://example.org/blog/日本語/", "https://example.org/blog/%E6%97%A5%E6%9C%AC%E8%AA%9E"},
       {"https://example.org/a%2fb", "https://example.org/a%2Fb"},
+      {"https://example.org/~ada/%7euser%2D1", "https://example.org/%7Eada/~user-1"},  // unreserved escapes decoded
       {"https://example.org", "https://example.org/"},
       {"HTTPS://example.org./x", "https://example.org/x"},
   };
