@@ -757,27 +757,30 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
     bool plain = is_plain_words(tokens);
     built.plain_words = plain;
     std::string words_text = text;  // the query's words, for the title boosts
-    // OR for this parse only (the parser is kept for the next query), also
-    // when it throws.
-    struct AndAgain {
-      Parser& qp;
-      ~AndAgain() { qp.set_default_op(Xapian::Query::OP_AND); }
-    } and_again{qp};
-    if (options.any_word) qp.set_default_op(Xapian::Query::OP_OR);
+    // Parses with `op` between the words; the parser, kept for the next
+    // query, is left joining them with AND again, also when it throws.
+    auto parse = [&qp](const std::string& s, auto parse_flags, Xapian::Query::op op) {
+      struct AndAgain {
+        Parser& qp;
+        ~AndAgain() { qp.set_default_op(Xapian::Query::OP_AND); }
+      } and_again{qp};
+      qp.set_default_op(op);
+      return qp.parse(s, parse_flags);
+    };
+    const Xapian::Query::op join = options.any_word ? Xapian::Query::OP_OR : Xapian::Query::OP_AND;
     try {
-      built.query = qp.parse(text, flags);
+      built.query = parse(text, flags, join);
     } catch (const Xapian::QueryParserError& e) {
       if (uses_operators(tokens)) throw locate_syntax_error(options.text, e.get_msg());
       words_text = as_words(text);
       try {
-        built.query = qp.parse(words_text, flags & Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+        built.query = parse(words_text, flags & Xapian::QueryParser::FLAG_SPELLING_CORRECTION, join);
       } catch (const Xapian::QueryParserError&) {
         throw locate_syntax_error(options.text, e.get_msg());
       }
       built.as_words = locate_syntax_error(options.text, e.get_msg()).detail();
       plain = true;
     }
-    qp.set_default_op(Xapian::Query::OP_AND);
     if (const auto& bad = date_notes.first) {
       std::size_t at = find_bad_date(options.text, *bad);
       throw QueryError(bad->detail, options.text, at == std::string::npos ? 0 : at + 1,
@@ -792,15 +795,12 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
       // When the query only parsed as plain words, so must what it excludes
       // ("-a..b" is not a range either).
       if (!built.as_words.empty()) wanted = as_words(wanted);
-      qp.set_default_op(Xapian::Query::OP_OR);
       Xapian::Query any;
       try {
-        any = qp.parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+        any = parse(wanted, flags & ~Xapian::QueryParser::FLAG_SPELLING_CORRECTION, Xapian::Query::OP_OR);
       } catch (const Xapian::QueryParserError& e) {
-        qp.set_default_op(Xapian::Query::OP_AND);
         throw locate_syntax_error(options.text, e.get_msg());
       }
-      qp.set_default_op(Xapian::Query::OP_AND);
       built.query = Xapian::Query(Xapian::Query::OP_AND_NOT, match_all(), any);
     }
     built.unboosted = built.query;
