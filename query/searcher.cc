@@ -370,6 +370,8 @@ Searcher::Searcher(const std::string& path, SearcherOptions options) : path_(pat
 void Searcher::open() {
   shards_ = open_shards(path_, options_.shards);
   db_ = shards_.all;
+  const std::string copies = db_.get_metadata(schema::kMetaCopies);
+  collapse_ = !copies.empty() && copies != "0";
   feed_names_ = std::make_unique<FeedNames>(shards_.shards);
 }
 
@@ -496,10 +498,8 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
 
   Xapian::Enquire enquire(db_);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
-  // Copies of one post under two links are shown once, the best of them,
-  // where the writer found some (schema::kMetaCopies).
-  const std::string copies = db_.get_metadata(schema::kMetaCopies);
-  const bool collapse = !copies.empty() && copies != "0";
+  // Copies of one post under two links are shown once, the best of them.
+  const bool collapse = collapse_;
   if (collapse) enquire.set_collapse_key(schema::kSlotDuplicateKey);
   Xapian::Query query = built.query;
   // Ties (every match of a pure filter weighs 0) go newest first. (Called

@@ -200,6 +200,10 @@ class Searcher {
   SearcherOptions options_;
   ShardSet shards_;
   Xapian::Database db_;  // shards_.all
+  // db_'s writer found copies of posts (schema::kMetaCopies): searches
+  // collapse them. Read once per revision, not per search (a round trip
+  // over remote shards).
+  bool collapse_ = false;
   // The feed titles and URLs results show (feed_names.h), of db_'s
   // revision: open() makes a new one.
   std::unique_ptr<FeedNames> feed_names_;
