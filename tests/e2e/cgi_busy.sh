@@ -27,9 +27,7 @@ work=$(mktemp -d)
 server_pid=""
 trap 'stop_server; rm -rf "$work"' EXIT
 db=$work/db
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 
 "$BLOGSEARCH_INDEX" add --db "$db" "$SOURCE_DIR/data" >"$work/add.log" 2>&1 || {
   echo "FAIL: blogsearch-index add data/"; cat "$work/add.log"; exit 1; }

@@ -29,8 +29,7 @@ mkdir -p "$www/blog/feeds" "$www/other" "$www/nofeed" "$www/plain" "$www/based"
 server_start "$tmp/srv" "$www"
 export BLOGSEARCH_DB="$tmp/db" BLOGSEARCH_ARCHIVE="$tmp/archive"
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 reported=0
 pass() {
   if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi

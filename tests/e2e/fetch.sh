@@ -39,8 +39,7 @@ server_start "$tmp/srv" "$tmp/www"
 state="$tmp/srv/state"
 export BLOGSEARCH_DB="$tmp/db" BLOGSEARCH_ARCHIVE="$tmp/archive"
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 reported=0
 pass() {  # a section's verdict: "ok" only when none of its checks failed
   if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi

@@ -37,8 +37,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 seed=${FETCH_KILL_SEED:-$RANDOM}
 RANDOM=$seed
 echo "kill times seeded with FETCH_KILL_SEED=$seed"

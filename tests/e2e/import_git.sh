@@ -21,8 +21,7 @@ export BLOGSEARCH_DB="$tmp/db" BLOGSEARCH_ARCHIVE="$tmp/archive"
 export GIT_CONFIG_NOSYSTEM=1 HOME="$tmp/home"
 mkdir -p "$HOME"
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 reported=0
 pass() {  # a section's verdict: "ok" only when none of its checks failed
   if [ "$failures" -eq "$reported" ]; then echo "ok: $*"; else echo "not ok: $*"; fi

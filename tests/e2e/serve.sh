@@ -19,9 +19,7 @@ work=$(mktemp -d)
 server_pid="" holder=""
 trap 'stop_server; [ -n "$holder" ] && kill "$holder" 2>/dev/null; rm -rf "$work"' EXIT
 db=$work/db
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+. "$SOURCE_DIR/tests/e2e/checks.sh"
 
 "$BLOGSEARCH_INDEX" add --db "$db" "$SOURCE_DIR/data" >"$work/add.log" 2>&1 || {
   echo "FAIL: add"; cat "$work/add.log"; exit 1; }
