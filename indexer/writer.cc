@@ -607,7 +607,7 @@ void Writer::open(const std::string& path, bool any_schema, unsigned shards) {
   if (impl_->other_schema && !any_schema)
     throw DatabaseError("database " + path + " has schema version " + version + ", this blogsearch writes " +
                         std::to_string(schema::kSchemaVersion) +
-                        "; rebuild it from the snapshot archive (blogsearch-index rebuild) or add the "
+                        "; rebuild it from the snapshot archive (blogsearch-index rebuild --db " + path + ") or add the "
                         "snapshots to a new --db");
   std::ofstream info(fs::path(path) / kLockInfoFile, std::ios::trunc);
   info << "pid " << getpid() << ", since " << format_rfc3339(std::time(nullptr)) << '\n';
