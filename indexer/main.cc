@@ -507,6 +507,7 @@ int run_stats(const std::string& db_option, const std::vector<std::pair<std::str
     DatabaseStats st = read_stats(db_path);
     std::printf("database   %s\n", st.path.c_str());
     std::printf("documents  %ld\n", st.documents);
+    if (st.copies > 0) std::printf("copies     %ld (of another post under a second link; searches show each once)\n", st.copies);
     std::printf("size       %.1f MB\n", static_cast<double>(st.size_bytes) / 1e6);
     std::printf("schema     %d\n", st.schema_version);
     std::printf("layout     %s\n", st.layout.c_str());

@@ -74,6 +74,7 @@ DatabaseStats read_stats(const std::string& path, bool with_ranges) {
     Xapian::Database db(path);
     stats.documents = static_cast<long>(db.get_doccount());
     stats.schema_version = std::atoi(db.get_metadata(schema::kMetaSchemaVersion).c_str());
+    stats.copies = std::atol(db.get_metadata(schema::kMetaCopies).c_str());
     const std::string prefix = schema::kMetaFeedPrefix;
     const std::string in_feed = std::string(schema::kInFeed) + "yes";
     for (auto it = db.metadata_keys_begin(prefix); it != db.metadata_keys_end(prefix); ++it) {

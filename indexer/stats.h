@@ -29,6 +29,7 @@ struct ShardStats {
 struct DatabaseStats {
   std::string path;
   long documents = 0;  // over all shards
+  long copies = 0;     // posts that are copies of another (schema::kMetaCopies), shown once by searches
   // The shards (db_layout.h), shard 0 first; one for the layout from before
   // shards and for a database that is not blogsearch's.
   std::vector<ShardStats> shards;

@@ -520,6 +520,7 @@ TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
     Writer(db, k).ingest(all);
     EXPECT_EQ(Xapian::Database(db).get_doccount(), 123u) << "every copy is kept";
     EXPECT_EQ(Xapian::Database(db).get_metadata(schema::kMetaCopies), "60");
+    EXPECT_EQ(read_stats(db, false).copies, 60);
     SearcherOptions split = long_running(), whole = long_running(), cli;
     split.split_postings = 1;
     whole.split_postings = 0;
