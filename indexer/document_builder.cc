@@ -266,7 +266,8 @@ Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& 
   add_time(doc, schema::kSlotLastSeen, in.last_seen);
   doc.add_value(schema::kSlotContentHash, in.content_hash);
   // A post without a link is told apart by its id, when that is a URL.
-  doc.add_value(schema::kSlotDuplicateKey, duplicate_key(c.link.empty() ? in.id : c.link, c.title));
+  doc.add_value(schema::kSlotDuplicateKey,
+                schema::duplicate_key_value(duplicate_key(c.link.empty() ? in.id : c.link, c.title)));
   doc.add_value(schema::kSlotText,
                 schema::postings_layout().compress_text ? encode_stored_text(in.text) : in.text);
   // Last: it lists the facet terms the document now has.

@@ -183,13 +183,26 @@ enum Slot : Xapian::valueno {
   // than finding and parsing it. The document data holds the post's history
   // (record/post_history.h), which only `show` and the post page read.
   kSlotRecord = 7,
-  // record/link_key.h duplicate_key() of the post's link (else of its id)
-  // and title: posts that share it are copies of one post (two feeds of one
-  // blog, one site at two addresses), and a search shows the best of them
-  // only (Xapian's collapse key). Empty when neither is a URL: never
-  // collapsed.
+  // duplicate_key_value() of record/link_key.h duplicate_key() of the
+  // post's link (else of its id) and title: posts that share it are copies
+  // of one post (two feeds of one blog, one site at two addresses), and a
+  // search shows the best of them only (Xapian's collapse key). Empty when
+  // neither is a URL: never collapsed.
   kSlotDuplicateKey = 8,
 };
+
+// What kSlotDuplicateKey holds for a duplicate key: the 8 bytes of its
+// XXH3-64, big-endian ("" for ""). A search's collapse keeps each key of
+// its matches in a table: a key this short needs no allocation of its own,
+// where the key itself (a link and a title) made collapsing a third of a
+// search's instructions.
+inline std::string duplicate_key_value(std::string_view key) {
+  if (key.empty()) return {};
+  const std::uint64_t h = XXH3_64bits(key.data(), key.size());
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(h >> (56 - 8 * i));
+  return out;
+}
 
 // The prefixes whose terms kSlotFacets holds.
 inline constexpr const char* kFacetPrefixes[] = {kCategory, kMonth, kAuthorExact, kFeed};

@@ -470,14 +470,18 @@ struct Writer::Impl {
   }
 
   // Counts the posts that are copies of another (schema::kMetaCopies) over
-  // the committed shards, by a hash of each key: 8 bytes a post.
+  // the committed shards, by their keys' hashes (schema::duplicate_key_value):
+  // 8 bytes a post.
   void count_copies() {
     Xapian::Database all;
     for (const std::string& shard : layout.shards) all.add_database(Xapian::Database(shard));
     std::vector<std::uint64_t> keys;
     keys.reserve(all.get_value_freq(schema::kSlotDuplicateKey));
-    for (auto v = all.valuestream_begin(schema::kSlotDuplicateKey); v != all.valuestream_end(schema::kSlotDuplicateKey); ++v)
-      keys.push_back(XXH3_64bits((*v).data(), (*v).size()));
+    for (auto v = all.valuestream_begin(schema::kSlotDuplicateKey); v != all.valuestream_end(schema::kSlotDuplicateKey); ++v) {
+      std::uint64_t h = 0;
+      for (unsigned char c : *v) h = h << 8 | c;
+      keys.push_back(h);
+    }
     std::sort(keys.begin(), keys.end());
     const auto copies = static_cast<std::size_t>(keys.end() - std::unique(keys.begin(), keys.end()));
     const std::string value = std::to_string(copies);

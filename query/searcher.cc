@@ -640,14 +640,22 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
            std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   };
   if (!split) {
-    page = matches_of(enquire.get_mset(request.offset, limit, check_at_least));
+    const Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
+    page = matches_of(mset);
     // Xapian 1.4 counts a match that collapsed copies only as bounds unless
-    // its page held every match. Under check_at_least, the count is then
-    // made exact by one more match whose page holds them all.
+    // its page held every match. Until it has kept check_at_least matches
+    // (at most its uncollapsed lower bound) it shows every one to the
+    // collapser, whose lower bound (keys and documents without one) is
+    // then the count. Otherwise, under check_at_least, one more match
+    // whose page holds every match counts them.
     if (collapse && page.lower != page.upper && page.upper < check_at_least && !timed_out()) {
-      enquire.clear_matchspies();  // they have counted this match's facets
-      const Xapian::MSet whole = enquire.get_mset(0, page.upper + 1, check_at_least);
-      page.lower = page.estimated = page.upper = whole.size();
+      if (mset.get_uncollapsed_matches_lower_bound() < check_at_least) {
+        page.estimated = page.upper = page.lower;
+      } else {
+        enquire.clear_matchspies();  // they have counted this match's facets
+        const Xapian::MSet whole = enquire.get_mset(0, page.upper + 1, check_at_least);
+        page.lower = page.estimated = page.upper = whole.size();
+      }
     }
   }
   result.partial = check_at_least > request.offset + limit && timed_out();

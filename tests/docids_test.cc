@@ -544,6 +544,12 @@ TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
     EXPECT_TRUE(words.total.exact());
     EXPECT_EQ(words.hits.size(), 63u);
     EXPECT_EQ(ranking(c, "devlog", 0, 10, true).second.hits.size(), 3u);
+    // A page of 10 counts them exactly too (under the exact-count bound).
+    for (Searcher* s : {&a, &c}) {
+      const SearchResult page = ranking(*s, "words", 0, 10, false).second;
+      EXPECT_EQ(page.total.estimated, 63u) << k << " shards";
+      EXPECT_TRUE(page.total.exact()) << k << " shards";
+    }
     if (k > 1) EXPECT_GT(b.kept_use().matches_by_shard, 0u) << "the split was tried";
   }
 }

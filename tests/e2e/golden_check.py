@@ -16,11 +16,12 @@ import zlib
 
 import lz4.block
 import xapian
+import xxhash
 
 SLOT_TEXT = 5  # indexer/schema.h: kSlotText, the post's plain text
 SLOT_FACETS = 6  # kSlotFacets: the facet terms, each after a length byte
 SLOT_RECORD = 7  # kSlotRecord: the post record, JSON
-SLOT_DUPLICATE_KEY = 8  # kSlotDuplicateKey: the link without what tells no post apart
+SLOT_DUPLICATE_KEY = 8  # kSlotDuplicateKey: a hash of the link and title that copies share
 FACET_PREFIXES = ("K", "M", "XAUTHOR", "XFEED")
 
 
@@ -117,18 +118,19 @@ def check_facet_values(db):
 
 
 def check_duplicate_keys(db):
-    """Every post of data/ has a link; its duplicate key is the link without
-    scheme, "www." and trailing slash, a newline and the title lowercased,
-    and no two posts share one (data/ holds no copies)."""
+    """Every post of data/ has a link; its duplicate key is the XXH3-64 of the
+    link without scheme, "www." and trailing slash, a newline and the title
+    lowercased, and no two posts share one (data/ holds no copies)."""
     keys = {}
     for post in db.postlist(""):
         doc = db.get_document(post.docid)
         record = json.loads(doc.get_value(SLOT_RECORD))
         link = record.get("link", "")
-        key = doc.get_value(SLOT_DUPLICATE_KEY).decode("utf-8")
+        key = doc.get_value(SLOT_DUPLICATE_KEY)
         bare = link.split("://", 1)[-1].removeprefix("www.").rstrip("/")
         title = "".join(c.lower() if "A" <= c <= "Z" else c for c in " ".join(record.get("title", "").split()))
-        check(key == bare + "\n" + title, f"document {post.docid}: duplicate key {key!r} for {link!r}, {title!r}")
+        want = xxhash.xxh3_64_digest((bare + "\n" + title).encode("utf-8"))  # big-endian
+        check(key == want, f"document {post.docid}: duplicate key {key.hex()} for {link!r}, {title!r}")
         check(key not in keys, f"documents {keys.get(key)} and {post.docid} share the duplicate key {key!r}")
         keys[key] = post.docid
 
