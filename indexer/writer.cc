@@ -469,25 +469,28 @@ struct Writer::Impl {
     }
   }
 
-  // Counts the posts that are copies of another (schema::kMetaCopies) over
-  // the committed shards, by their keys' hashes (schema::duplicate_key_value):
-  // 8 bytes a post.
-  void count_copies() {
-    Xapian::Database all;
-    for (const std::string& shard : layout.shards) all.add_database(Xapian::Database(shard));
+  // The number of posts that are copies of another (schema::kMetaCopies),
+  // counted by their keys' hashes (schema::duplicate_key_value, 8 bytes a
+  // post), each shard's read on its own thread with the documents of the
+  // transaction about to be committed: the count is committed with them,
+  // so that no search sees the posts without it.
+  std::string count_copies() {
+    std::vector<std::vector<std::uint64_t>> hashes(shard_count());
+    for (unsigned n = 0; n < shard_count(); ++n)
+      shards[n]->post([&keys = hashes[n]](Xapian::WritableDatabase& db) {
+        keys.reserve(db.get_value_freq(schema::kSlotDuplicateKey));
+        for (auto v = db.valuestream_begin(schema::kSlotDuplicateKey); v != db.valuestream_end(schema::kSlotDuplicateKey);
+             ++v) {
+          std::uint64_t h = 0;
+          for (unsigned char c : *v) h = h << 8 | c;
+          keys.push_back(h);
+        }
+      });
+    drain();
     std::vector<std::uint64_t> keys;
-    keys.reserve(all.get_value_freq(schema::kSlotDuplicateKey));
-    for (auto v = all.valuestream_begin(schema::kSlotDuplicateKey); v != all.valuestream_end(schema::kSlotDuplicateKey); ++v) {
-      std::uint64_t h = 0;
-      for (unsigned char c : *v) h = h << 8 | c;
-      keys.push_back(h);
-    }
+    for (auto& shard : hashes) keys.insert(keys.end(), shard.begin(), shard.end());
     std::sort(keys.begin(), keys.end());
-    const auto copies = static_cast<std::size_t>(keys.end() - std::unique(keys.begin(), keys.end()));
-    const std::string value = std::to_string(copies);
-    if (meta().get_metadata(schema::kMetaCopies) == value) return;
-    meta().set_metadata(schema::kMetaCopies, value);
-    meta().commit();
+    return std::to_string(keys.end() - std::unique(keys.begin(), keys.end()));
   }
 
   // Writes a batch. Batches share one transaction until it is
@@ -511,11 +514,13 @@ struct Writer::Impl {
         // Every shard's documents, side by side; then the metadata saying
         // which snapshots they hold.
         const std::string number = std::to_string(++commit_number);
+        const std::string copies = count_copies();
         for (unsigned n = 0; n < shard_count(); ++n)
-          shards[n]->post([number, docids = interleaved ? schema::interleaved_docids_value(n, shard_count()) : ""](
-                              Xapian::WritableDatabase& db) {
+          shards[n]->post([number, docids = interleaved ? schema::interleaved_docids_value(n, shard_count()) : "",
+                           copies = n == 0 ? copies : ""](Xapian::WritableDatabase& db) {
             db.set_metadata(schema::kMetaCommit, number);
             if (!docids.empty()) db.set_metadata(schema::kMetaDocids, docids);
+            if (!copies.empty()) db.set_metadata(schema::kMetaCopies, copies);
             db.commit_transaction();
           }, true);
         drain();
@@ -639,7 +644,6 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
   auto start = std::chrono::steady_clock::now();
   IngestSummary summary, reading;
   Impl& w = *impl_;
-  const unsigned long long commits_before = w.commit_number;
   w.summary = &summary;
   w.options = &options;
   w.feeds.clear();
@@ -666,7 +670,6 @@ IngestSummary Writer::ingest(const std::vector<Snapshot>& snapshots, const Inges
       }
     }
     w.flush_batch(nullptr, true);
-    if (w.commit_number != commits_before) w.count_copies();
   } catch (const Xapian::DatabaseCorruptError& e) {
     summary.errors++;
     throw DatabaseDamaged(schema::damaged_database_message(w.path, e.get_msg()), e.get_msg());
