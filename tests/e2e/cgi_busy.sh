@@ -243,6 +243,9 @@ for p in problems: print("  " + p)
 sys.exit(1 if problems else 0)
 PY
   stop_server
+  # What the server logged (tools/serve prints lighttpd's and the CGI's
+  # errors when it stops), to tell a 500 apart.
+  if [ "$failures" != 0 ]; then echo "--- server log:"; tail -20 "$work/mixed$searchers.log"; fi
 done
 ok "3 searchers: an ordinary search is answered 200 while 2 clients send expensive ones; 1 searcher turns it away"
 
