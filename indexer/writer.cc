@@ -514,7 +514,10 @@ struct Writer::Impl {
         // Every shard's documents, side by side; then the metadata saying
         // which snapshots they hold.
         const std::string number = std::to_string(++commit_number);
-        const std::string copies = count_copies();
+        // Counted at the end of a run only: it reads every post's key, and
+        // a bulk run commits every kCommitInterval. A search between two
+        // commits of one run may show a copy it brought twice.
+        const std::string copies = end_of_run ? count_copies() : "";
         for (unsigned n = 0; n < shard_count(); ++n)
           shards[n]->post([number, docids = interleaved ? schema::interleaved_docids_value(n, shard_count()) : "",
                            copies = n == 0 ? copies : ""](Xapian::WritableDatabase& db) {
