@@ -9,6 +9,7 @@
 #include <xapian.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -475,11 +476,10 @@ TEST_F(DocidsTest, AMatchSplitByShardRanksAsOneMatch) {
   }
 }
 
-// Copies of one post under two links (a second feed of the same blog: http
-// for https, "www.", a trailing slash) are shown once, the best of them,
-// whether the match is one or split by shard; posts of one page told apart
-// by their fragments are not copies. The index keeps every copy.
-TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
+// A second feed holding a copy of each of rss(60)'s posts under another
+// form of its link (http, www., a trailing slash), and three devlog posts
+// that differ only in their link's fragment; written under dir.
+std::string write_copies_feed(const std::string& dir) {
   std::string copies =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>Docid Blog (http)</title>"
       "<link>http://www.docids.example.org</link>\n";
@@ -494,9 +494,18 @@ TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
     copies += std::string("<item><title>Devlog ") + part + "</title><link>https://docids.example.org/devlog/#" + part +
               "</link><guid>urn:devlog-" + part + "</guid><description>Words of the devlog</description></item>\n";
   copies += "</channel></rss>\n";
-  fs::create_directories(dir_ + "/feeds/copies");
-  const std::string copy_path = dir_ + "/feeds/copies/2026-09-20T10-00-00Z.xml";
+  fs::create_directories(dir + "/feeds/copies");
+  const std::string copy_path = dir + "/feeds/copies/2026-09-20T10-00-00Z.xml";
   std::ofstream(copy_path) << copies;
+  return copy_path;
+}
+
+// Copies of one post under two links (a second feed of the same blog: http
+// for https, "www.", a trailing slash) are shown once, the best of them,
+// whether the match is one or split by shard; posts of one page told apart
+// by their fragments are not copies. The index keeps every copy.
+TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
+  const std::string copy_path = write_copies_feed(dir_);
   std::vector<std::string> errors;
   std::vector<Snapshot> all = feed_snapshot("2026-09-19T10-00-00Z", rss(60));
   for (auto& s : collect_snapshots({copy_path}, "", errors)) all.push_back(std::move(s));
@@ -550,7 +559,55 @@ TEST_F(DocidsTest, CopiesOfAPostAreShownOnce) {
       EXPECT_EQ(page.total.estimated, 63u) << k << " shards";
       EXPECT_TRUE(page.total.exact()) << k << " shards";
     }
-    if (k > 1) EXPECT_GT(b.kept_use().matches_by_shard, 0u) << "the split was tried";
+    if (k > 1) {
+      EXPECT_GT(b.kept_use().matches_by_shard, 0u) << "the split was tried";
+    }
+  }
+}
+
+// The copies are counted at every commit that writes posts: a search
+// between two commits of one run collapses the copies committed so far,
+// and a run whose last batch was committed for its age (kCommitInterval,
+// 2 s), leaving nothing for the run's end to commit, leaves the count of
+// what it wrote.
+TEST_F(DocidsTest, CopiesAreCountedAtEveryCommit) {
+  std::vector<std::string> errors;
+  std::vector<Snapshot> copies = collect_snapshots({write_copies_feed(dir_)}, "", errors);
+  fs::create_directories(dir_ + "/feeds/other");
+  const std::string other = dir_ + "/feeds/other/2026-09-21T10-00-00Z.xml";
+  std::ofstream(other) << "<rss version=\"2.0\"><channel><title>Other</title><link>https://other.example.org</link>"
+                          "<item><title>Other words</title><link>https://other.example.org/1</link>"
+                          "<description>Words elsewhere</description></item></channel></rss>\n";
+  std::vector<Snapshot> last = collect_snapshots({other}, "", errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  auto words = [](const std::string& db) {
+    SearchRequest r;
+    r.query.text = "words";
+    r.exact_count = true;
+    return Searcher(db).search(r).total.estimated;
+  };
+  for (bool copies_last : {true, false}) {
+    const std::string db = dir_ + (copies_last ? "/last" : "/between");
+    Writer writer(db, 2);
+    writer.ingest(feed_snapshot("2026-09-19T10-00-00Z", rss(60)));
+    ASSERT_EQ(Xapian::Database(db).get_metadata(schema::kMetaCopies), "0");
+    std::vector<Snapshot> run = copies;
+    if (!copies_last) run.insert(run.end(), last.begin(), last.end());
+    // The copies feed is one batch of 63 documents; the other feed's one
+    // document comes after its commit.
+    IngestOptions options;
+    int written = 0;
+    std::uint64_t seen_between = 0;
+    options.on_document_written = [&] {
+      if (++written == 63) std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+      if (written == 64) seen_between = words(db);
+    };
+    writer.ingest(run, options);
+    EXPECT_EQ(Xapian::Database(db).get_metadata(schema::kMetaCopies), "60") << db;
+    EXPECT_EQ(words(db), copies_last ? 63u : 64u) << db;
+    if (!copies_last) {
+      EXPECT_EQ(seen_between, 63u) << "a search between two commits of one run";
+    }
   }
 }
 

@@ -3,12 +3,13 @@
 # feed after feed and then `rebuild` switches generations twice. Every search
 # must succeed, and every result must be one the database really had at some
 # commit: its total and per-feed facet counts equal one of the states a
-# reference database passes through, and one searcher never sees an older
-# state after a newer one.
+# reference database passes through after each `add`, or lie between two
+# of them (a commit in the middle of an `add`: a run commits every 2 s),
+# and one searcher never sees an older state after a newer one.
 # The CGI binary (blogsearch.cgi, run as a web server would: one process
 # per request) is searched too when $BLOGSEARCH_CGI names it.
 set -euo pipefail
-state=(/usr/bin/python3 "$SOURCE_DIR/tests/e2e/db_state.py")
+place=(/usr/bin/python3 "$SOURCE_DIR/tests/e2e/state_place.py")
 tmp=$(mktemp -d)
 # The scratch databases of this test share one archive on purpose (a
 # database refuses the default archive beside it once another one uses it).
@@ -32,14 +33,6 @@ fi
 mapfile -t feeds < <(cd "$tmp/in" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
 echo "${#feeds[@]} feeds, committed one by one, then two rebuilds"
 
-# The signature of a result: total and per-feed facet counts, one line.
-signature() {
-  /usr/bin/python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-counts = sorted((v["value"], v["count"]) for v in r["facets"].get("feed", []))
-print(r["total"]["lower_bound"], r["total"]["upper_bound"], counts)'
-}
 # Every post has a published value (else updated, else first seen), so
 # --since 1970 matches the whole database.
 search() { "$BLOGSEARCH" --db "$1" --format json --facets feed --facet-limit 1000 --limit 3 --sort date --since 1970; }
@@ -48,7 +41,8 @@ search() { "$BLOGSEARCH" --db "$1" --format json --facets feed --facet-limit 100
 : > "$tmp/states"
 for f in "${feeds[@]}"; do
   "$BLOGSEARCH_INDEX" add --quiet --db "$tmp/ref" "$tmp/in/$f" > /dev/null
-  search "$tmp/ref" | signature >> "$tmp/states"
+  # The signature of a result: total and per-feed facet counts, one line.
+  search "$tmp/ref" | "${place[@]}" sig >> "$tmp/states"
 done
 echo "reference: $(wc -l < "$tmp/states") states, final $(tail -1 "$tmp/states" | cut -c1-60)..."
 
@@ -62,10 +56,9 @@ searcher() {  # $1 = name; runs until $tmp/done exists
     if ! out=$(search "$tmp/db" 2> "$tmp/$name.err"); then
       bad=$((bad + 1)); echo "$name search $n failed: $(head -1 "$tmp/$name.err")" >> "$tmp/failures"; continue
     fi
-    sig=$(signature <<< "$out")
-    idx=$(grep -nxF -- "$sig" "$tmp/states" | head -1 | cut -d: -f1)
-    if [ -z "$idx" ]; then
-      bad=$((bad + 1)); echo "$name search $n: a state no commit produced: $sig" >> "$tmp/failures"
+    idx=$("${place[@]}" place "$tmp/states" <<< "$out")
+    if [ "$idx" = none ]; then
+      bad=$((bad + 1)); echo "$name search $n: a state no commit produced: $("${place[@]}" sig <<< "$out")" >> "$tmp/failures"
     elif [ "$idx" -lt "$last" ]; then
       bad=$((bad + 1)); echo "$name search $n: state $idx after state $last" >> "$tmp/failures"
     else
@@ -91,9 +84,8 @@ if [ -n "${BLOGSEARCH_CGI:-}" ] && [ -x "$BLOGSEARCH_CGI" ]; then
       if [ "$status" != "Status: 200 OK" ]; then
         echo "cgi request $n: $status" >> "$tmp/failures"; continue
       fi
-      total=$(sed '1,/^\r\?$/d' <<< "$out" | /usr/bin/python3 -c 'import json, sys; t = json.load(sys.stdin)["total"]; print(t["lower_bound"], t["upper_bound"])')
-      idx=$(grep -nxF -- "$total" "$tmp/totals" | head -1 | cut -d: -f1)
-      if [ -z "$idx" ]; then echo "cgi request $n: a total no commit produced: $total" >> "$tmp/failures"
+      idx=$(sed '1,/^\r\?$/d' <<< "$out" | "${place[@]}" place-total "$tmp/totals")
+      if [ "$idx" = none ]; then echo "cgi request $n: a total no commit produced" >> "$tmp/failures"
       elif [ "$idx" -lt "$last" ]; then echo "cgi request $n: state $idx after state $last" >> "$tmp/failures"
       else last=$idx; fi
     done
