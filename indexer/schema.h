@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/acronym_plural.h"
 #include "common/fold.h"
 #include "xxhash.h"
 
@@ -36,7 +37,9 @@ namespace blogsearch::schema {
 //    author names and the feed title among the unprefixed words.
 // 6: each post's duplicate key (kSlotDuplicateKey): copies of one post
 //    under two links are shown once.
-inline constexpr int kSchemaVersion = 6;
+// 7: English stems of acronyms' plurals without their s ("llms" -> Zllm:
+//    common/acronym_plural.h).
+inline constexpr int kSchemaVersion = 7;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------
 inline constexpr const char* kId = "Q";               // unique post id (boolean)
@@ -88,19 +91,24 @@ inline std::string language_code(std::string_view declared) {
 }
 
 // Xapian's stemmer for `code` with diacritics folded first (common/fold.h):
-// "Jürgen" and "jurgen" have one stem, on both sides. Each call makes a
-// stemmer of its own (copies of one share a reference count that is not
-// atomic). An unknown code gives kStemLanguage's.
+// "Jürgen" and "jurgen" have one stem, on both sides. In English, the
+// plural s of acronyms goes too ("LLMs" and "llm" meet: common/
+// acronym_plural.h). Each call makes a stemmer of its own (copies of one
+// share a reference count that is not atomic). An unknown code gives
+// kStemLanguage's.
 class FoldingStem : public Xapian::StemImplementation {
  public:
-  explicit FoldingStem(const char* stemmer) : stem_(stemmer) {}
+  explicit FoldingStem(const char* stemmer)
+      : stem_(stemmer), english_(std::string_view(stemmer) == "english") {}
   std::string operator()(const std::string& word) override {
-    return fold::has_foldable(word) ? stem_(fold::fold(word)) : stem_(word);
+    std::string stem = fold::has_foldable(word) ? stem_(fold::fold(word)) : stem_(word);
+    return english_ ? singular_of_acronym(std::move(stem)) : stem;
   }
   std::string get_description() const override { return "folded " + stem_.get_description(); }
 
  private:
   Xapian::Stem stem_;
+  bool english_;
 };
 inline Xapian::Stem make_stemmer(std::string_view code) {
   const char* stemmer = "english";
@@ -235,8 +243,8 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 inline constexpr const char* kMetaCommit = "commit";
 // The number of posts that are copies of another (kSlotDuplicateKey: the
 // posts that share a key, less one per key), decimal, in shard 0; the
-// writer counts it at the last commit of each run and commits it with the
-// posts. A search collapses copies only where it is
+// writer counts it at every commit that writes posts and commits it with
+// them. A search collapses copies only where it is
 // set and not "0": collapsing reads every match's key, which over 100,000
 // generated posts makes a search for "the" 13% slower and counting all its
 // matches 9 times slower (docs/schema.md).

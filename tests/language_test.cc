@@ -5,11 +5,13 @@
 #include <unistd.h>
 #include <xapian.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "common/acronym_plural.h"
 #include "common/fold.h"
 #include "indexer/document_builder.h"
 #include "indexer/feed_parser.h"
@@ -86,12 +88,17 @@ TEST(Language, FeedsDeclareIt) {
 class LanguageIndex : public ::testing::Test {
  protected:
   void SetUp() override {
+    load("tests/feeds/languages/", {"politik-am-morgen/2026-10-01T080000Z.xml", "mixed-notes/2026-10-02T090000Z.xml",
+                                     "ohne-sprache/2026-10-03T070000Z.xml", "mitchell-hashimoto/2026-10-04T070000Z.xml"});
+  }
+
+  // Indexes the posts of `files` (under `dir`, of the source tree) in memory.
+  void load(const std::string& dir, const std::vector<std::string>& files) {
     db_ = Xapian::WritableDatabase(std::string(), Xapian::DB_BACKEND_INMEMORY);
-    const std::string dir = std::string(BLOGSEARCH_SOURCE_DIR) + "/tests/feeds/languages/";
-    for (const char* file : {"politik-am-morgen/2026-10-01T080000Z.xml", "mixed-notes/2026-10-02T090000Z.xml",
-                             "ohne-sprache/2026-10-03T070000Z.xml", "mitchell-hashimoto/2026-10-04T070000Z.xml"}) {
-      std::ifstream in(dir + file, std::ios::binary);
-      ASSERT_TRUE(in) << dir + file;
+    for (const std::string& file : files) {
+      const std::string path = std::string(BLOGSEARCH_SOURCE_DIR) + "/" + dir + file;
+      std::ifstream in(path, std::ios::binary);
+      ASSERT_TRUE(in) << path;
       std::stringstream bytes;
       bytes << in.rdbuf();
       const ParsedFeed feed = parse_feed(bytes.str(), file);
@@ -194,6 +201,49 @@ TEST_F(LanguageIndex, SnippetsMarkFoldedAndGermanMatches) {
   EXPECT_EQ(marked("naive", 3), std::vector<std::string>{"naïve"});
   EXPECT_EQ(marked("cafe", 3), std::vector<std::string>{"café"});
   EXPECT_EQ(marked("haus", 5), std::vector<std::string>{"Häusern"});
+}
+
+TEST(AcronymPlural, LosesItsS) {
+  for (auto [stem, singular] : std::vector<std::pair<std::string, std::string>>{
+           {"llms", "llm"}, {"gpus", "gpu"}, {"prs", "pr"}, {"kpis", "kpi"}, {"cves", "cve"}, {"h100s", "h100"},
+           {"https", "http"}, {"ssds", "ssd"}, {"spas", "spa"}}) {
+    EXPECT_EQ(singular_of_acronym(stem), singular) << stem;
+  }
+  // Words that keep it: too short, "ss", a vowel elsewhere, not a letter
+  // or digit, no letter at all, and the listed exceptions.
+  for (const std::string kept : {"ms", "class", "bus", "gas", "focus", "menus", "1990s", "c++s", "this", "thus",
+                                 "plus", "gps", "cvs", "mrs", "hrs", "llm"}) {
+    EXPECT_EQ(singular_of_acronym(kept), kept);
+  }
+  // English only: other languages' stemmers are left as they are.
+  EXPECT_EQ(schema::make_stemmer("en")("llms"), "llm");  // (Xapian lowercases before stemming)
+  EXPECT_EQ(schema::make_stemmer("en")("gpus"), "gpu");
+  EXPECT_EQ(schema::make_stemmer("de")("gpus"), Xapian::Stem("german")("gpus"));
+}
+
+// The plural of an acronym finds its singular and back ("llm" missed most
+// of blog-history's posts about LLMs), in the snippets too; the quoted
+// form stays exact; words that only look like such plurals stay apart.
+class AcronymIndex : public LanguageIndex {
+ protected:
+  void SetUp() override { load("tests/feeds/", {"acronyms/2026-10-05T070000Z.xml"}); }
+};
+
+TEST_F(AcronymIndex, PluralsMeetTheirSingulars) {
+  const Titles both{"Serving LLMs on many GPUs", "One LLM, one GPU"};
+  for (const std::string q : {"llm", "LLM", "llms", "LLMs", "gpu", "GPUs", "kpi", "KPIs", "h100", "h100s"}) {
+    Titles found = search(q);
+    std::sort(found.begin(), found.end());
+    Titles want = both;
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(found, want) << q;
+  }
+  EXPECT_EQ(search("\"LLMs\""), Titles{"Serving LLMs on many GPUs"});
+  EXPECT_EQ(search("pr"), Titles{"Review notes"});
+  EXPECT_EQ(search("cve"), Titles{"Review notes"});
+  EXPECT_EQ(search("gp").size(), 0u);  // GPS is not a plural
+  EXPECT_EQ(marked("llm", 1), std::vector<std::string>{"LLMs"});
+  EXPECT_EQ(marked("gpu", 2), std::vector<std::string>{"GPU"});
 }
 
 // A query parsed in German and in English holds each wildcard twice; the

@@ -139,8 +139,8 @@ def main():
     db = xapian.Database(sys.argv[1])
     dump_path = sys.argv[2] if len(sys.argv) > 2 else None
 
-    check(db.get_metadata("schema_version") == b"6",
-          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'6'")
+    check(db.get_metadata("schema_version") == b"7",
+          f"schema_version metadata is {db.get_metadata('schema_version')!r}, want b'7'")
     check_facet_values(db)
     check_duplicate_keys(db)
     check(db.get_metadata("copies") == b"0", f"copies metadata is {db.get_metadata('copies')!r}, want b'0'")
