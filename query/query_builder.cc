@@ -728,7 +728,7 @@ BuiltQuery build_query(const Xapian::Database& db, const QueryOptions& options) 
 BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   const Filters& f = options.filters;
   const bool has_filters = !f.categories.empty() || !f.authors.empty() || !f.feeds.empty() ||
-                           f.since || f.until;
+                           !f.posts.empty() || f.since || f.until;
   const bool has_text = !is_blank(options.text);
   if (!has_text && !has_filters)
     throw QueryError("empty query: give search words or a filter (--category, --author, --feed, --since, --until)");
@@ -851,6 +851,11 @@ BuiltQuery QueryBuilder::build(const QueryOptions& options) {
   if (!f.categories.empty()) filter(any_of(schema::kCategory, f.categories));
   if (!f.authors.empty()) filter(any_of(schema::kAuthorExact, f.authors));
   if (!f.feeds.empty()) filter(any_of(schema::kFeed, f.feeds));
+  if (!f.posts.empty()) {
+    std::vector<Xapian::Query> ids;
+    for (const auto& id : f.posts) ids.emplace_back(schema::id_term(id));
+    filter(Xapian::Query(Xapian::Query::OP_OR, ids.begin(), ids.end()));
+  }
   if (f.since || f.until) filter(published_between(f.since, f.until, built.dates));
   return built;
 }

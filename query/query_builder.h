@@ -55,6 +55,7 @@ struct Filters {
   std::vector<std::string> categories;  // exact labels, any case
   std::vector<std::string> authors;     // exact full names, any case
   std::vector<std::string> feeds;       // feed ids
+  std::vector<std::string> posts;       // post ids (a pasted link: Searcher::search)
   std::optional<UnixTime> since;        // published at or after
   std::optional<UnixTime> until;        // published at or before
 };

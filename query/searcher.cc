@@ -423,7 +423,21 @@ SearchResult Searcher::search(const SearchRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
-      SearchResult result = search_once(request);
+      // A query that is one pasted link finds the post of that link (as
+      // people type links: link_key.h), within the filters; a link of no
+      // post is searched as words.
+      std::optional<PostRecord> linked;
+      if (const std::string link = pasted_link(request.query.text); !link.empty())
+        linked = find_post_once(link, false);
+      SearchRequest by_link;
+      if (linked) {
+        by_link = request;
+        by_link.query.text.clear();
+        by_link.query.spelling = false;
+        by_link.query.filters.posts = {linked->id};
+      }
+      SearchResult result = search_once(linked ? by_link : request);
+      if (linked) result.query = request.query.text;
       result.elapsed_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       return result;

@@ -163,6 +163,32 @@ std::string link_key_host(std::string_view url) {
   return p.ok ? host_of(p) : std::string();
 }
 
+std::string pasted_link(std::string_view query) {
+  const std::string_view text = trim(query);
+  if (text.empty()) return {};
+  for (char c : text)
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || static_cast<unsigned char>(c) < 0x20) return {};
+  auto starts_with = [&text](std::string_view prefix) {
+    if (text.size() <= prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
+    return true;
+  };
+  std::string link;
+  if (starts_with("http://") || starts_with("https://")) {
+    link = text;
+  } else {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string_view::npos || slash == 0) return {};
+    const std::string_view host = text.substr(0, slash);
+    if (host.find('.') == std::string_view::npos || host.front() == '.' || host.back() == '.') return {};
+    for (char c : host)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') return {};
+    link = "https://" + std::string(text);
+  }
+  return link_key_host(link).empty() ? std::string() : link;
+}
+
 std::string duplicate_key(std::string_view url, std::string_view title) {
   std::string key = key_of(split(url), true, true);
   if (key.empty()) return key;

@@ -34,6 +34,12 @@ std::string canonical_escapes(std::string_view url);
 // The host part of link_key (lowercase, no "www.", no port): "" when none.
 std::string link_key_host(std::string_view url);
 
+// The link a search query is when it is one pasted link and nothing else
+// (white space around it aside): "http://..." or "https://..." as it is,
+// and "host.tld/path..." (a host with a dot, then a slash) with "https://"
+// before it. "" for anything else: words, "site:x.org", "node.js".
+std::string pasted_link(std::string_view query);
+
 // The key that copies of one post share: its link as two feeds of one
 // blog give it (http and https, "www.", a trailing slash, tracking
 // parameters) or one site at two addresses (a language's path first:

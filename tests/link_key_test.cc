@@ -60,6 +60,18 @@ TEST(LinkKey, NotALink) {
 // The copies of one post that blog-history holds under two links: two
 // feeds of one blog (elixir-lang.org over http and https), one site at two
 // addresses (ccc.de with and without /de/).
+TEST(PastedLink, IsALinkAlone) {
+  EXPECT_EQ(pasted_link("https://pytorch.org/blog/x/"), "https://pytorch.org/blog/x/");
+  EXPECT_EQ(pasted_link("  HTTP://Example.org/a?b=c#d\n"), "HTTP://Example.org/a?b=c#d");
+  EXPECT_EQ(pasted_link("jeffgeerling.com/blog/2025/big-gpus"), "https://jeffgeerling.com/blog/2025/big-gpus");
+  EXPECT_EQ(pasted_link("www.example.org/"), "https://www.example.org/");
+  for (const char* not_a_link : {"", "   ", "python", "node.js", "site:example.org", "example.org/a words",
+                                 "a/b", "/blog/x", "\"https://example.org/x\"", "https://", "http:///x",
+                                 ".example.org/x", "exa_mple.org/x", "ftp://example.org/x"}) {
+    EXPECT_EQ(pasted_link(not_a_link), "") << not_a_link;
+  }
+}
+
 TEST(DuplicateKey, CopiesOfOnePostShareIt) {
   const SameKey cases[] = {
       {"http://elixir-lang.org/blog/2026/02/26/eager-literal-intersections/",

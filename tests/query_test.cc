@@ -1083,6 +1083,26 @@ TEST_F(SearcherTest, FindPostByIdOrLink) {
   EXPECT_NE(out.str().find("Talks about distributed training"), std::string::npos);
 }
 
+// A query that is a pasted link finds the post of that link, however the
+// link is written, within the filters; a link of no post is searched as
+// words.
+TEST_F(SearcherTest, APastedLinkFindsItsPost) {
+  for (const char* typed : {"https://go.dev/blog/generics", " http://www.go.dev/blog/generics/ ",
+                            "go.dev/blog/generics", "HTTPS://GO.dev/blog/generics?utm_source=x#top"}) {
+    const SearchResult r = run(typed);
+    ASSERT_EQ(r.hits.size(), 1u) << typed;
+    EXPECT_EQ(r.hits[0].post->id, "go") << typed;
+    EXPECT_EQ(r.total.estimated, 1u) << typed;
+    EXPECT_EQ(r.query, typed);
+  }
+  SearchRequest other_feed;
+  other_feed.query.filters.feeds = {"nowhere"};
+  EXPECT_TRUE(ids("https://go.dev/blog/generics", other_feed).empty());
+  EXPECT_TRUE(ids("https://go.dev/blog/nothing").empty());
+  // Words with a slash or a dot are words.
+  EXPECT_EQ(id_set("go.dev/blog/generics kernels"), id_set("go dev blog generics kernels"));
+}
+
 TEST(SearcherDatabase, MissingDatabaseNamesPathAndFix) {
   try {
     Searcher s("/nonexistent/blogsearch-db");
