@@ -10,6 +10,7 @@
 #include "common/utf8.h"
 #include "indexer/date.h"
 #include "common/fold.h"
+#include "common/version_word.h"
 #include "indexer/html_text.h"
 #include "indexer/language.h"
 #include "indexer/schema.h"
@@ -143,17 +144,19 @@ Xapian::Document free_text(const DocumentInput& in, const std::string& language,
   return doc;
 }
 
-// Each unstemmed word with a diacritic (unprefixed, title or author) gets
-// its folded form too, at the same positions and with the same wdf, so
-// that a phrase or a word typed without accents finds it. Stems are folded
-// already (schema::make_stemmer).
-void add_folded_words(Xapian::Document& doc) {
-  struct Folded {
+// Each unstemmed word (unprefixed, title or author) that people also type
+// another way gets that form too, at the same positions and with the same
+// wdf, so that a phrase or a word typed that way finds it: a word with a
+// diacritic its folded form (stems are folded already:
+// schema::make_stemmer), a version number with a "v" its number
+// (common/version_word.h).
+void add_word_variants(Xapian::Document& doc) {
+  struct Variant {
     std::string term;
     Xapian::termcount wdf;
     std::vector<Xapian::termpos> positions;
   };
-  std::vector<Folded> folded;
+  std::vector<Variant> variants;
   for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
     const std::string& term = *t;
     const unsigned char c = static_cast<unsigned char>(term[0]);
@@ -164,13 +167,17 @@ void add_folded_words(Xapian::Document& doc) {
         continue;
       prefix = 1;
     }
-    if (!fold::has_foldable(std::string_view(term).substr(prefix))) continue;
-    Folded f{term.substr(0, prefix) + fold::fold(std::string_view(term).substr(prefix)), t.get_wdf(), {}};
+    const std::string_view word = std::string_view(term).substr(prefix);
+    std::string variant;
+    if (fold::has_foldable(word)) variant = term.substr(0, prefix) + fold::fold(word);
+    else if (is_version_with_v(word)) variant = term.substr(0, prefix) + std::string(word.substr(1));
+    else continue;
+    Variant f{std::move(variant), t.get_wdf(), {}};
     if (f.term.size() > schema::kMaxTermBytes) continue;
     for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p) f.positions.push_back(*p);
-    folded.push_back(std::move(f));
+    variants.push_back(std::move(f));
   }
-  for (const auto& f : folded) {
+  for (const auto& f : variants) {
     for (Xapian::termpos p : f.positions) doc.add_posting(f.term, p, 0);
     doc.add_term(f.term, f.wdf);
   }
@@ -240,7 +247,7 @@ Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& 
   const std::string language = post_language(c.language, c.title, in.text);
   Xapian::Document doc = free_text(in, language, tg);
   collect_spelling(doc, spelling);
-  add_folded_words(doc);
+  add_word_variants(doc);
   doc.add_boolean_term(schema::kLanguage + language);
 
   doc.add_boolean_term(schema::id_term(in.id));

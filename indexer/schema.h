@@ -38,7 +38,8 @@ namespace blogsearch::schema {
 // 6: each post's duplicate key (kSlotDuplicateKey): copies of one post
 //    under two links are shown once.
 // 7: English stems of acronyms' plurals without their s ("llms" -> Zllm:
-//    common/acronym_plural.h).
+//    common/acronym_plural.h); a version number with a "v" indexed as its
+//    number too ("v0.5.0" -> 0.5.0: common/version_word.h).
 inline constexpr int kSchemaVersion = 7;
 
 // ---- Term prefixes (Omega's conventions where Omega has one) --------------

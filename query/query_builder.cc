@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "common/version_word.h"
 #include "indexer/schema.h"
 #include "record/post_history.h"
 
@@ -434,7 +435,9 @@ bool only_negations(const std::vector<Token>& tokens) {
 // operators. Xapian's QueryParser does not stem a capitalised word (it
 // takes it for a name), but phone keyboards capitalise the first word, and
 // a pasted title capitalises most: "Agents" must find what "agents" finds.
-// Every term is lowercased anyway, so nothing else changes.
+// Every term is lowercased anyway, so nothing else changes. A version
+// number loses its "v" ("v0.5.0" -> "0.5.0"): the indexer gives each
+// such word its number too (common/version_word.h).
 std::string lowercase_word_starts(const std::string& q, const std::vector<Token>& tokens) {
   std::string out;
   out.reserve(q.size());
@@ -458,6 +461,18 @@ std::string lowercase_word_starts(const std::string& q, const std::vector<Token>
     bool in_word = false;
     for (Xapian::Utf8Iterator it(rest.data(), rest.size()); it != Xapian::Utf8Iterator(); ++it) {
       const unsigned ch = *it;
+      if (!in_word && (ch == 'v' || ch == 'V')) {
+        // The word's ASCII letters, digits and dots, without trailing dots.
+        const std::string_view from(it.raw(), rest.data() + rest.size() - it.raw());
+        std::size_t end = 0;
+        while (end < from.size() && (std::isalnum(static_cast<unsigned char>(from[end])) || from[end] == '.')) ++end;
+        while (end > 0 && from[end - 1] == '.') --end;
+        const bool word_ends = end == from.size() || !word_char(static_cast<unsigned char>(from[end]));
+        if (word_ends && is_version_with_v(from.substr(0, end))) {
+          in_word = false;
+          continue;
+        }
+      }
       // "A.I." stays: Xapian reads capitals with dots as one acronym ("ai").
       Xapian::Utf8Iterator next = it;
       const bool acronym = ++next != Xapian::Utf8Iterator() && *next == '.';

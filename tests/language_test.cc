@@ -13,6 +13,7 @@
 
 #include "common/acronym_plural.h"
 #include "common/fold.h"
+#include "common/version_word.h"
 #include "indexer/document_builder.h"
 #include "indexer/feed_parser.h"
 #include "indexer/language.h"
@@ -244,6 +245,27 @@ TEST_F(AcronymIndex, PluralsMeetTheirSingulars) {
   EXPECT_EQ(search("gp").size(), 0u);  // GPS is not a plural
   EXPECT_EQ(marked("llm", 1), std::vector<std::string>{"LLMs"});
   EXPECT_EQ(marked("gpu", 2), std::vector<std::string>{"GPU"});
+}
+
+TEST(VersionWord, IsAVersionWithItsV) {
+  for (const char* yes : {"v2.5", "V0.5.0", "v1.0a4", "v0.6.0rc1", "v10.2"}) EXPECT_TRUE(is_version_with_v(yes)) << yes;
+  for (const char* no : {"v1", "v8", "2.5", "va.5", "v2.", "v2.a", "v", "vue", "v2_5.1", "v2.5-rc1"})
+    EXPECT_FALSE(is_version_with_v(no)) << no;
+}
+
+// A version number written with a "v" and without it find each other, as
+// words and in phrases; one without a dot is left alone.
+TEST_F(AcronymIndex, VersionsWithAndWithoutTheirV) {
+  for (const std::string q : {"0.5.0", "v0.5.0", "V0.5.0"}) {
+    Titles found = search(q);
+    std::sort(found.begin(), found.end());
+    EXPECT_EQ(found, (Titles{"Release v0.5.0", "Upgrading to 0.5.0"})) << q;
+  }
+  EXPECT_EQ(search("\"release 0.5.0\""), Titles{"Release v0.5.0"});
+  EXPECT_EQ(search("\"to v0.5.0\""), Titles{"Upgrading to 0.5.0"});
+  EXPECT_EQ(search("title:0.5.0").size(), 2u);
+  EXPECT_EQ(search("0.6.0rc1"), Titles{"Release v0.5.0"});
+  EXPECT_EQ(search("v1"), Titles{"Release v0.5.0"});  // not every post with a 1
 }
 
 // A query parsed in German and in English holds each wildcard twice; the
