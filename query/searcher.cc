@@ -43,6 +43,11 @@ constexpr Xapian::doccount kExactCountBound = 1000;
 // A reindex that commits twice while we read makes Xapian throw
 // DatabaseModifiedError; a few retries always get a consistent revision.
 constexpr int kMaxRetries = 5;
+// A query that is a pasted link whose host has more posts than this finds
+// its post by the id term only: the look-up through the host's posts
+// reads each one's record, and a request must not read a host's hundred
+// thousand.
+constexpr Xapian::doccount kPastedLinkHostPosts = 5000;
 
 // "recent": the boost a post gets halves every kHalfLifeDays of age,
 // counted back from the newest post in the database (not from today, so an
@@ -428,7 +433,7 @@ SearchResult Searcher::search(const SearchRequest& request) {
       // post is searched as words.
       std::optional<PostRecord> linked;
       if (const std::string link = pasted_link(request.query.text); !link.empty())
-        linked = find_post_once(link, false);
+        linked = find_post_once(link, false, kPastedLinkHostPosts);
       SearchRequest by_link;
       if (linked) {
         by_link = request;
@@ -927,7 +932,8 @@ std::string Searcher::shard_failure(const Xapian::NetworkError& e) const {
          "): " + e.get_msg();
 }
 
-std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url, bool whole_database) {
+std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url, bool whole_database,
+                                                   Xapian::doccount max_host_posts) {
   const std::string id_term = schema::id_term(id_or_url);
   Xapian::PostingIterator p = db_.postlist_begin(id_term);
   // Xapian 1.4's Document::get_docid() is the id in its shard: every
@@ -936,6 +942,12 @@ std::optional<PostRecord> Searcher::find_post_once(const std::string& id_or_url,
     PostRecord post = read_post_record(db_.get_document(*p), true);
     post.docid = *p;
     return post;
+  }
+  if (max_host_posts > 0) {
+    const std::string host = link_key_host(id_or_url);
+    Xapian::doccount posts = 0;
+    for (const std::string& h : {host, "www." + host}) posts += db_.get_termfreq(schema::exact_term(schema::kHost, h));
+    if (posts > max_host_posts) return std::nullopt;
   }
 
   // No term holds the link, so look through the posts of its host (or all

@@ -181,8 +181,11 @@ class Searcher {
   // Where find_post looks: the id term, the link as stored among its
   // host's posts, the link as typed (find_by_link_key), and, only when
   // `whole_database`, every post (the page of one post does not: a request
-  // must not read a million records).
-  std::optional<PostRecord> find_post_once(const std::string& id_or_url, bool whole_database);
+  // must not read a million records). With `max_host_posts` (not 0), a
+  // link whose host has more posts than that is looked for by the id term
+  // only (a search for a pasted link reads at most that many records).
+  std::optional<PostRecord> find_post_once(const std::string& id_or_url, bool whole_database,
+                                           Xapian::doccount max_host_posts = 0);
   std::optional<PostRecord> find_by_link_key(const std::string& url);
   Xapian::Database with_spelling_data() const;
   std::string shard_failure(const Xapian::NetworkError& e) const;

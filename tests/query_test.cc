@@ -1103,6 +1103,38 @@ TEST_F(SearcherTest, APastedLinkFindsItsPost) {
   EXPECT_EQ(id_set("go.dev/blog/generics kernels"), id_set("go dev blog generics kernels"));
 }
 
+// Finding a pasted link's post through its host's posts reads their
+// records: past 5,000 posts on the host, only a post whose id is the link
+// as pasted is found by it, and the others' links are searched as words.
+TEST(SearcherPastedLink, ABigHostIsNotReadThrough) {
+  char tmpl[] = "/tmp/query_test_link.XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  {
+    Xapian::WritableDatabase db(dir + "/db", Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata(schema::kMetaSchemaVersion, std::to_string(schema::kSchemaVersion));
+    for (int i = 0; i < 5001; ++i) {
+      TestPost p{"big-" + std::to_string(i), "Post " + std::to_string(i), "Words.", {}, {}, "big"};
+      p.link = "https://big.example.org/post/" + std::to_string(i);
+      add_post(db, p);
+    }
+    TestPost own{"https://big.example.org/own", "Own", "Words.", {}, {}, "big"};
+    own.link = own.id;
+    add_post(db, own);
+    db.commit();
+  }
+  Searcher s(dir + "/db");
+  SearchRequest r;
+  r.query.text = "https://big.example.org/own";
+  SearchResult found = s.search(r);
+  ASSERT_EQ(found.hits.size(), 1u);
+  EXPECT_EQ(found.hits[0].post->id, "https://big.example.org/own");
+  r.query.text = "https://big.example.org/post/7";
+  EXPECT_EQ(s.search(r).parsed_query.find("Qbig-7"), std::string::npos);
+  ASSERT_TRUE(s.find_post(r.query.text));  // `show URL` still reads them all
+  EXPECT_EQ(s.find_post(r.query.text)->id, "big-7");
+  fs::remove_all(dir);
+}
+
 TEST(SearcherDatabase, MissingDatabaseNamesPathAndFix) {
   try {
     Searcher s("/nonexistent/blogsearch-db");
