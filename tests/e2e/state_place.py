@@ -1,18 +1,20 @@
-"""Places one search result among the states a reference database passed
+"""Places search results among the states a reference database passed
 through (concurrency.sh).
 
-  state_place.py sig                 the JSON result on stdin -> its signature:
-                                     "LOWER UPPER [(feed, count), ...]"
-  state_place.py place STATES        the JSON result on stdin -> its place
-                                     among the signatures in STATES, one a line
-  state_place.py place-total TOTALS  the same for "LOWER UPPER" lines
+  state_place.py sig             the JSON result on stdin -> its signature:
+                                 "LOWER UPPER [(feed, count), ...]"
+  state_place.py check STATES MULTI NAME
+                                 one JSON result a line on stdin, in the
+                                 order one searcher got them; prints a line
+                                 for each that no commit could have given or
+                                 that is older than one before it
 
-A place is 2*i for the state on line i (from 1), 2*i-1 for a state between
-lines i-1 and i: a commit in the middle of the `add` that led from one to
-the other (a run commits every 2 s), where the total and every feed's count
-lie between the two states'. It is
-"none" for a state no commit could have produced. Places only grow while
-the database only grows.
+STATES holds a signature a line (the state after each `add`), or only
+"LOWER UPPER" (then only totals are compared). MULTI holds the numbers of
+the states (from 1) whose `add` committed more than once: a result between
+state i-1 and state i, with the total and every feed's count between the
+two states', is a commit in the middle of that `add`, accepted only when i
+is in MULTI.
 """
 import ast
 import json
@@ -43,27 +45,43 @@ def between(before, state, after):
     return True
 
 
-def place(result, path, totals_only):
-    with open(path, encoding="utf-8") as f:
-        states = [parse(line.rstrip("\n"), totals_only) for line in f if line.strip()]
-    sig = signature(result, totals_only)
+def place(sig, states, multi):
+    """2*i for state i, 2*i-1 between states i-1 and i, None for neither."""
     for i, s in enumerate(states, 1):
         if s == sig:
-            return str(2 * i)
+            return 2 * i
     for i in range(2, len(states) + 1):
-        if between(states[i - 2], sig, states[i - 1]):
-            return str(2 * i - 1)
-    return "none"
+        if i in multi and between(states[i - 2], sig, states[i - 1]):
+            return 2 * i - 1
+    return None
+
+
+def check(states_path, multi_path, name):
+    with open(states_path, encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f if line.strip()]
+    totals_only = all(len(line.split(" ")) == 2 for line in lines)
+    states = [parse(line, totals_only) for line in lines]
+    with open(multi_path, encoding="utf-8") as f:
+        multi = {int(line) for line in f if line.strip()}
+    last = 0
+    for n, line in enumerate(sys.stdin, 1):
+        sig = signature(json.loads(line), totals_only)
+        at = place(sig, states, multi)
+        if at is None:
+            print(f"{name} search {n}: a state no commit produced: {sig[0]} {sig[1]} {sorted(sig[2].items())}")
+        elif at < last:
+            print(f"{name} search {n}: state {at / 2} after state {last / 2}")
+        else:
+            last = at
 
 
 def main():
-    result = json.load(sys.stdin)
     cmd = sys.argv[1]
     if cmd == "sig":
-        lower, upper, counts = signature(result, False)
+        lower, upper, counts = signature(json.load(sys.stdin), False)
         print(lower, upper, sorted(counts.items()))
-    elif cmd in ("place", "place-total"):
-        print(place(result, sys.argv[2], cmd == "place-total"))
+    elif cmd == "check":
+        check(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(f"state_place.py: unknown command {cmd}")
 
