@@ -101,7 +101,7 @@ for f in "${feeds[@]:1}"; do
   before=$(commit_of "$tmp/db")
   "$BLOGSEARCH_INDEX" add --quiet --wait 120 --db "$tmp/db" "$tmp/in/$f" > /dev/null || fail "add $f"
   after=$(commit_of "$tmp/db")
-  [ $((after - before)) -gt 1 ] && echo "$state_number" >> "$tmp/multi"
+  if [ $((after - before)) -gt 1 ]; then echo "$state_number" >> "$tmp/multi"; fi
 done
 for i in 1 2; do
   "$BLOGSEARCH_INDEX" rebuild --quiet --wait 120 --archive "$tmp/in" --db "$tmp/db" > /dev/null || fail "rebuild $i"
