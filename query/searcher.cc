@@ -46,8 +46,9 @@ constexpr int kMaxRetries = 5;
 // A query that is a pasted link whose host has more posts than this finds
 // its post by the id term only: the look-up through the host's posts
 // reads each one's record, and a request must not read a host's hundred
-// thousand.
+// thousand. Over remote shards each record is a round trip.
 constexpr Xapian::doccount kPastedLinkHostPosts = 5000;
+constexpr Xapian::doccount kPastedLinkHostPostsRemote = 50;
 
 // "recent": the boost a post gets halves every kHalfLifeDays of age,
 // counted back from the newest post in the database (not from today, so an
@@ -433,7 +434,7 @@ SearchResult Searcher::search(const SearchRequest& request) {
       // post is searched as words.
       std::optional<PostRecord> linked;
       if (const std::string link = pasted_link(request.query.text); !link.empty())
-        linked = find_post_once(link, false, kPastedLinkHostPosts);
+        linked = find_post_once(link, false, shards_.remote ? kPastedLinkHostPostsRemote : kPastedLinkHostPosts);
       SearchRequest by_link;
       if (linked) {
         by_link = request;

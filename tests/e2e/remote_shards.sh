@@ -117,6 +117,7 @@ queries=(
   "kernel OR compiler"
   "category:release"
   "date:2026-09..2026-10 training"
+  "http://www.pytorch.org/blog/inside-flexattention-writing-custom-attention-variants"
 )
 for q in "${queries[@]}"; do
   for opts in "--facets category,author,feed,month --limit 20" "--sort date --limit 5" "--sort date --reverse --limit 5 --offset 2"; do
@@ -136,6 +137,11 @@ $(diff <(/usr/bin/python3 -m json.tool <<<"$local_json") <(/usr/bin/python3 -m j
     fi
   done
 done
+# A pasted link finds its post over remote shards too (through its
+# host's posts: the link as written differs from the stored one).
+json=$(answer "$tmp/remote" -- "http://www.pytorch.org/blog/inside-flexattention-writing-custom-attention-variants")
+/usr/bin/python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert [h["link"] for h in d["results"]] == ["https://pytorch.org/blog/inside-flexattention-writing-custom-attention-variants/"], d["results"]' "$json" ||
+  fail "a pasted link over remote shards did not find its one post"
 # The checks above must have had something to compare.
 json=$(answer "$tmp/remote" --facets feed,category -- the)
 /usr/bin/python3 - "$json" <<'PY' || fail "the remote answer for 'the' lacks hits, feed titles or categories"
