@@ -424,6 +424,7 @@ void write_help(PageOut& out) {
          "<dt>category:\"Machine Learning\" feed:the-go-blog site:go.dev</dt><dd>exact category, feed or site</dd>\n"
          "<dt>date:2026-03..2026-05</dt><dd>published between (also date:2026, date:..2025-12)</dd>\n"
          "<dt>jurgen lang:de</dt><dd>accents optional (finds “Jürgen”); posts in German</dd>\n"
+         "<dt>go.dev/blog/generics</dt><dd>a pasted link: that post</dd>\n"
          "</dl></section>\n";
 }
 
