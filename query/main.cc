@@ -345,7 +345,7 @@ int run(int argc, char** argv) {
   unsigned time_limit_ms = SearchBounds{}.time_limit_ms;
 
   app.add_option("--db", db_option, schema::kDbOptionHelp);
-  app.add_option("query", words, "query words, phrases, prefixes and operators");
+  app.add_option("query", words, "query words, phrases, prefixes and operators, or a post's link");
   app.add_option("--format", format, "output: text, json or ids")
       ->check(CLI::IsMember({"text", "json", "ids"}));
   app.add_flag("--count", count_only, "print only the number of matching posts");
