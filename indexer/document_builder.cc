@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <map>
-#include <mutex>
-#include <shared_mutex>
 #include <unordered_map>
+
+#include <tsl/robin_map.h>
 
 #include "common/utf8.h"
 #include "indexer/date.h"
@@ -46,65 +46,27 @@ void collect_spelling(const Xapian::Document& doc, SpellingCounts& spelling) {
   }
 }
 
-// Stems remembered across posts, batches and threads (the layout's
-// stem_cache: 3-5% of the CPU of an ingest of new posts, docs/benchmarks.md;
-// a Snowball stem alone takes about 1.8 us against 0.5 us through a hash
-// map). One cache per language for the whole process (the writer's
-// worker threads are made anew for each batch, so a cache of their own
-// starts cold every feed); a lookup takes a shared lock. Bounded: a cache
-// starts over past kMaxCachedStems words (a few tens of MB).
-class StemCache {
- public:
-  bool find(const std::string& word, std::string& stem) const {
-    std::shared_lock lock(mutex_);
-    auto hit = stems_.find(word);
-    if (hit == stems_.end()) return false;
-    stem = hit->second;
-    return true;
-  }
-  void add(const std::string& word, const std::string& stem) {
-    std::unique_lock lock(mutex_);
-    if (stems_.size() >= kMaxCachedStems) stems_.clear();
-    stems_.emplace(word, stem);
-  }
-
- private:
-  static constexpr std::size_t kMaxCachedStems = 200000;
-  mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, std::string> stems_;
-};
-
-StemCache& stem_cache_for(const std::string& language) {
-  static std::mutex mutex;
-  static std::map<std::string, StemCache> caches;  // never erased: references stay valid
-  std::lock_guard lock(mutex);
-  return caches[language];
-}
-
+// A stemmer that remembers the stems it gave: most words of a post were
+// stemmed in the posts before it (the layout's stem_cache; 3-5% of the CPU
+// of an ingest of new posts, docs/benchmarks.md). One per worker and
+// language, without a lock: one shared cache behind a read lock cost as
+// much in the lock as it saved.
 class CachedStem : public Xapian::StemImplementation {
  public:
-  CachedStem(Xapian::Stem stem, StemCache& cache) : stem_(std::move(stem)), cache_(cache) {}
+  explicit CachedStem(Xapian::Stem stem) : stem_(std::move(stem)) {}
   std::string operator()(const std::string& word) override {
-    std::string out;
-    if (cache_.find(word, out)) return out;
-    out = stem_(word);
-    cache_.add(word, out);
-    return out;
+    auto hit = stems_.find(word);
+    if (hit != stems_.end()) return hit->second;
+    if (stems_.size() >= kMaxCachedStems) stems_.clear();
+    return stems_.emplace(word, stem_(word)).first->second;
   }
   std::string get_description() const override { return "cached " + stem_.get_description(); }
 
  private:
-  Xapian::Stem stem_;  // this post's own: a Stem is not thread-safe
-  StemCache& cache_;
+  static constexpr std::size_t kMaxCachedStems = 100000;  // about 10 MB
+  Xapian::Stem stem_;
+  tsl::robin_map<std::string, std::string> stems_;
 };
-
-// A stemmer of `language` for one post (stemmers are not thread-safe; each
-// post gets its own), through the cache when the layout has it.
-Xapian::Stem stemmer_for(const std::string& language) {
-  Xapian::Stem stem = schema::make_stemmer(language);
-  if (!schema::postings_layout().stem_cache) return stem;
-  return Xapian::Stem(new CachedStem(std::move(stem), stem_cache_for(language)));
-}
 
 // Author names and the feed's title are words of the post too, weighted
 // below the title and above one mention in the text: "hoffmann" finds the
@@ -113,7 +75,8 @@ Xapian::Stem stemmer_for(const std::string& language) {
 constexpr Xapian::termcount kAuthorWeight = 2;
 constexpr Xapian::termcount kFeedTitleWeight = 1;
 
-Xapian::Document free_text(const DocumentInput& in, const std::string& language, Xapian::TermGenerator& tg) {
+Xapian::Document free_text(const DocumentInput& in, const std::string& language, Xapian::TermGenerator& tg,
+                           Stemmers& stemmers) {
   const VersionContent& c = *in.content;
   const schema::PostingsLayout& layout = schema::postings_layout();
   // With trimmed positions, author, feed-title and category words get none.
@@ -123,7 +86,7 @@ Xapian::Document free_text(const DocumentInput& in, const std::string& language,
     tg.increase_termpos();
   };
   Xapian::Document doc;
-  tg.set_stemmer(stemmer_for(language));
+  tg.set_stemmer(stemmers.get(language));
   tg.set_document(doc);
   tg.index_text(c.title, 1, schema::kTitle);
   tg.increase_termpos();
@@ -242,10 +205,19 @@ std::string content_hash(const VersionContent& c) {
   return out;
 }
 
-Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, SpellingCounts& spelling) {
+Xapian::Stem Stemmers::get(const std::string& language) {
+  auto known = by_language_.find(language);
+  if (known != by_language_.end()) return known->second;
+  Xapian::Stem stem = schema::make_stemmer(language);
+  if (schema::postings_layout().stem_cache) stem = Xapian::Stem(new CachedStem(std::move(stem)));
+  return by_language_.emplace(language, stem).first->second;
+}
+
+Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, Stemmers& stemmers,
+                                SpellingCounts& spelling) {
   const VersionContent& c = *in.content;
   const std::string language = post_language(c.language, c.title, in.text);
-  Xapian::Document doc = free_text(in, language, tg);
+  Xapian::Document doc = free_text(in, language, tg, stemmers);
   collect_spelling(doc, spelling);
   add_word_variants(doc);
   doc.add_boolean_term(schema::kLanguage + language);

@@ -7,9 +7,9 @@
 //                         versions are compared on this (record/post_history.h)
 //   build_document(...)   the whole document of the post's current state.
 // The writer runs both on worker threads (ordered_pool.h), so each thread
-// needs its own TermGenerator from make_term_generator(): TermGenerator,
-// Stem and Document are not thread-safe. The document returned shares
-// nothing with the generator.
+// needs its own TermGenerator from make_term_generator() and its own
+// Stemmers: TermGenerator, Stem and Document are not thread-safe. The
+// document returned shares nothing with either.
 //
 // To add a term or a value: add it in build_document() (free text through
 // the TermGenerator, boolean terms with add_boolean_term), give it its
@@ -37,6 +37,18 @@ using SpellingCounts = std::unordered_map<std::string, Xapian::termcount>;
 
 // A TermGenerator with blogsearch's stemming settings and its own Stem.
 Xapian::TermGenerator make_term_generator();
+
+// One worker's stemmers, one per language, each remembering the stems it
+// gave (a Snowball stem takes about 1.8 us, a look-up a fraction of it).
+// Not thread-safe: each worker has its own and keeps it from batch to
+// batch; a language's memory starts over past 100,000 words.
+class Stemmers {
+ public:
+  Xapian::Stem get(const std::string& language);
+
+ private:
+  std::unordered_map<std::string, Xapian::Stem> by_language_;
+};
 
 // What the index shows of `p`: title, plain text of the content (else of
 // the summary; "" when there is neither), summary (plain, cut at a word to
@@ -67,8 +79,10 @@ struct DocumentInput {
 // copies of the words with diacritics, exact author, category, host, feed and
 // in-feed terms, date terms (D, M, Y), every value slot and the data. Adds
 // the post's unprefixed words to `spelling` (one map per thread: summing
-// them there keeps that work off the writer's thread).
-Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, SpellingCounts& spelling);
+// them there keeps that work off the writer's thread). `tg` and `stemmers`
+// are the calling worker's own.
+Xapian::Document build_document(const DocumentInput& in, Xapian::TermGenerator& tg, Stemmers& stemmers,
+                                SpellingCounts& spelling);
 
 // The hex XXH3-64 of a content: equal contents, equal hashes.
 std::string content_hash(const VersionContent& c);

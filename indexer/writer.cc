@@ -112,6 +112,7 @@ struct Writer::Impl {
   bool other_schema = false;  // opened with AnySchema and not of ours
 
   std::unique_ptr<SpellingWriter> spelling;  // "did you mean" data, on its own thread
+  std::vector<Stemmers> stemmers;  // one per worker of the pool, kept from batch to batch
   bool in_transaction = false;
   bool wrote_documents = false;  // in the open transaction: its commit counts the copies
   std::chrono::steady_clock::time_point transaction_start;
@@ -211,7 +212,8 @@ struct Writer::Impl {
   }
 
   // Runs on a worker: merges, replays and builds one post's document.
-  Made make(const Job& job, const std::string& feed_id, Xapian::TermGenerator& tg, SpellingCounts& words) const {
+  Made make(const Job& job, const std::string& feed_id, Xapian::TermGenerator& tg, Stemmers& stems,
+            SpellingCounts& words) const {
     Made out;
     PostHistory history;
     if (job.stored.docid != 0) history = decode_post_history(job.stored.history, job.stored.text);
@@ -299,7 +301,7 @@ struct Writer::Impl {
     // time it is seen again.
     SpellingCounts ignored;
     in.content = &current;
-    out.doc = build_document(in, tg, out.change == Made::Change::kUnchanged ? ignored : words);
+    out.doc = build_document(in, tg, stems, out.change == Made::Change::kUnchanged ? ignored : words);
     if (unknown) {
       for (std::size_t i = 0; i < r.history.versions.size(); ++i)
         if (r.history.versions[i].snapshot.empty()) out.unknown_snapshots.push_back(i);
@@ -392,9 +394,10 @@ struct Writer::Impl {
     std::vector<Xapian::TermGenerator> generators;
     for (std::size_t i = 0; i < pool_threads(); ++i) generators.push_back(make_term_generator());
     std::vector<SpellingCounts> words(generators.size());
+    stemmers.resize(generators.size());
     const std::string feed_id = batch.feed_id;
     OrderedPool<Made> pool(jobs.size(), generators.size(), 32, [&](std::size_t i, std::size_t worker) {
-      return make(jobs[i], feed_id, generators[worker], words[worker]);
+      return make(jobs[i], feed_id, generators[worker], stemmers[worker], words[worker]);
     });
     // Documents that need snapshot files looked up in the metadata wait
     // until the shards are idle again.

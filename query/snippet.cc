@@ -4,6 +4,7 @@
 #include <array>
 
 #include "common/fold.h"
+#include "common/version_word.h"
 
 namespace blogsearch {
 
@@ -93,11 +94,18 @@ bool starts_with_at(std::string_view text, std::size_t pos, std::string_view nee
   return true;
 }
 
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+
 // Bytes of the word character at `i` of `s` (0 when none), with ASCII
-// letters, digits and other ASCII bytes needing no decoding.
+// letters, digits and other ASCII bytes needing no decoding. A dot, comma
+// or semicolon between two digits belongs to the word, as in Xapian's
+// TermGenerator: "v0.5.0" and "1,000" are one word each.
 std::size_t word_char_fast(std::string_view s, std::size_t i) {
   const char c = s[i];
   if (is_ascii_alnum(c)) return 1;
+  if ((c == '.' || c == ',' || c == ';') && i > 0 && i + 1 < s.size() && is_ascii_digit(s[i - 1]) &&
+      is_ascii_digit(s[i + 1]))
+    return 1;
   if (static_cast<unsigned char>(c) < 0x80 && c != '\'') return 0;
   return word_char_at(s, i);
 }
@@ -174,7 +182,7 @@ std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_
     if (!s) break;
     const std::size_t pos = s->next;
     s->next = text.find(s->letter, pos + 1);
-    if (pos > 0 && (is_ascii_alnum(text[pos - 1]) || static_cast<unsigned char>(text[pos - 1]) >= 0x80)) continue;
+    if (pos > 0 && (static_cast<unsigned char>(text[pos - 1]) >= 0x80 || word_char_fast(text, pos - 1) > 0)) continue;
     std::size_t word_end = pos;  // found at the first needle that starts here
     bool confirmed = false;
     for (std::size_t n = 0; n < needles.size(); ++n) {
@@ -257,6 +265,8 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
       if (!prefixed(1)) terms.stems.insert(term.substr(1));  // "ZS..." stems a field's word
     } else if (!term.empty() && !prefixed(0)) {
       terms.words.insert(term);
+      // A version number matched its "v" form too (common/version_word.h).
+      if (is_version_with_v("v" + term)) terms.words.insert("v" + term);
     }
   }
   std::size_t i = 0;

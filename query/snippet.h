@@ -2,7 +2,8 @@
 //
 // A snippet is a passage of about `length` bytes of the post's plain text
 // with the words that match the query marked: a word matches when it is a
-// query word, when its English stem is a query stem (as Xapian's
+// query word (a version number with its "v" too: "v0.5.0" for "0.5.0"),
+// when its English stem is a query stem (as Xapian's
 // TermGenerator and QueryParser stem them), or when it starts with the
 // letters of a trailing wildcard. The passage starts a little before the
 // place where the most different query words occur close together, found

@@ -982,12 +982,13 @@ TEST(FeedParser, CategoryTermsIndexedButNotAFacet) {
   ASSERT_EQ(feed.posts.size(), 1u);
   const Post& p = feed.posts[0];
   Xapian::TermGenerator tg = make_term_generator();
+  Stemmers stemmers;
   SpellingCounts spelling;
   const VersionContent content = make_content(p);
   DocumentInput in;
   in.id = p.id;
   in.content = &content;
-  Xapian::Document doc_made = build_document(in, tg, spelling);
+  Xapian::Document doc_made = build_document(in, tg, stemmers, spelling);
   auto has_term = [&](const std::string& t) {
     Xapian::TermIterator it = doc_made.termlist_begin();
     it.skip_to(t);

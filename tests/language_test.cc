@@ -111,6 +111,7 @@ class LanguageIndex : public ::testing::Test {
 
   void add(const Post& p, const std::string& feed_title) {
     Xapian::TermGenerator tg = make_term_generator();
+    Stemmers stemmers;
     SpellingCounts spelling;
     const VersionContent content = make_content(p);
     DocumentInput in;
@@ -118,7 +119,7 @@ class LanguageIndex : public ::testing::Test {
     in.content = &content;
     in.text = content.text;
     in.feed_title = feed_title;
-    texts_[db_.add_document(build_document(in, tg, spelling))] = content.text;
+    texts_[db_.add_document(build_document(in, tg, stemmers, spelling))] = content.text;
     titles_.push_back(p.title);
   }
 
@@ -266,6 +267,11 @@ TEST_F(AcronymIndex, VersionsWithAndWithoutTheirV) {
   EXPECT_EQ(search("title:0.5.0").size(), 2u);
   EXPECT_EQ(search("0.6.0rc1"), Titles{"Release v0.5.0"});
   EXPECT_EQ(search("v1"), Titles{"Release v0.5.0"});  // not every post with a 1
+  // The snippets mark the other form too.
+  EXPECT_EQ(marked("0.5.0", 4), std::vector<std::string>{"v0.5.0"});
+  EXPECT_EQ(marked("v0.5.0", 5), std::vector<std::string>{"0.5.0"});
+  EXPECT_EQ(marked("0.6.0rc1", 4), std::vector<std::string>{"V0.6.0rc1"});
+  EXPECT_EQ(marked("5.0", 5).size(), 0u);  // a part of 0.5.0 is not marked
 }
 
 // A query parsed in German and in English holds each wildcard twice; the
@@ -323,6 +329,7 @@ class EveryPostTerm : public ::testing::Test {
     std::filesystem::remove_all(dir_);
     Xapian::WritableDatabase w(dir_.string(), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_BACKEND_GLASS);
     Xapian::TermGenerator tg = make_term_generator();
+    Stemmers stemmers;
     SpellingCounts spelling;
     for (Xapian::doccount i = 0; i < kPosts; ++i) {
       Post p;
@@ -337,7 +344,7 @@ class EveryPostTerm : public ::testing::Test {
       in.text = content.text;
       // Ids with gaps, as a shard's are (every other one of two shards):
       // the list of lengths is then read in chunks, not as a range.
-      w.replace_document(2 * i + 1, build_document(in, tg, spelling));
+      w.replace_document(2 * i + 1, build_document(in, tg, stemmers, spelling));
     }
     w.commit();
     w.close();
