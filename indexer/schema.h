@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -211,6 +212,15 @@ inline std::string duplicate_key_value(std::string_view key) {
   std::string out(8, '\0');
   for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(h >> (56 - 8 * i));
   return out;
+}
+
+// The hash a kSlotDuplicateKey value holds; nullopt for "" (no key) or a
+// value of another length.
+inline std::optional<std::uint64_t> duplicate_key_hash(std::string_view value) {
+  if (value.size() != 8) return std::nullopt;
+  std::uint64_t h = 0;
+  for (unsigned char c : value) h = h << 8 | c;
+  return h;
 }
 
 // The prefixes whose terms kSlotFacets holds.

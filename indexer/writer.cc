@@ -34,6 +34,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "indexer/copy_count.h"
 #include "indexer/date.h"
 #include "indexer/db_layout.h"
 #include "indexer/document_builder.h"
@@ -79,6 +80,7 @@ struct Stored {
   std::string text;         // kSlotText as stored (the history may point at it)
   std::string record;       // kSlotRecord
   std::string hash;         // kSlotContentHash: the current version's
+  std::string duplicate_key;  // kSlotDuplicateKey
 };
 
 // A post to (re)write: its stored state and, unless it is only checked for
@@ -114,7 +116,11 @@ struct Writer::Impl {
   std::unique_ptr<SpellingWriter> spelling;  // "did you mean" data, on its own thread
   std::vector<Stemmers> stemmers;  // one per worker of the pool, kept from batch to batch
   bool in_transaction = false;
-  bool wrote_documents = false;  // in the open transaction: its commit counts the copies
+  bool wrote_documents = false;  // in the open transaction: its commit stores the copies' count
+  // The copies (schema::kMetaCopies), read at this run's first write and
+  // kept up to date by each write since; read again after a roll-back.
+  CopyCount copy_count;
+  bool copy_count_read = false;
   std::chrono::steady_clock::time_point transaction_start;
   static constexpr std::chrono::seconds kCommitInterval{2};
 
@@ -196,6 +202,7 @@ struct Writer::Impl {
     s.text = doc.get_value(schema::kSlotText);
     s.record = doc.get_value(schema::kSlotRecord);
     s.hash = doc.get_value(schema::kSlotContentHash);
+    s.duplicate_key = doc.get_value(schema::kSlotDuplicateKey);
     return s;
   }
 
@@ -344,8 +351,13 @@ struct Writer::Impl {
     return keys;
   }
 
-  // Hands a document to its post's shard.
-  void post_write(const std::string& key, Xapian::docid docid, Xapian::Document doc) {
+  // Hands a document to its post's shard; `old_key` is the kSlotDuplicateKey
+  // value of the document it replaces.
+  void post_write(const std::string& key, Xapian::docid docid, Xapian::Document doc, const std::string& old_key) {
+    if (!copy_count_read) read_copy_count();
+    if (docid != 0)
+      if (auto k = schema::duplicate_key_hash(old_key)) copy_count.remove(*k);
+    if (auto k = schema::duplicate_key_hash(doc.get_value(schema::kSlotDuplicateKey))) copy_count.add(*k);
     // One handle of the document crosses to the shard's thread (Xapian's
     // reference counts are not atomic).
     auto owned = std::make_shared<Xapian::Document>(std::move(doc));
@@ -356,6 +368,24 @@ struct Writer::Impl {
       else if (fresh_ids) db.replace_document(schema::next_interleaved_docid(db.get_lastdocid(), shard, k), *owned);
       else db.add_document(*owned);
     });
+  }
+
+  // Reads every post's duplicate key into copy_count, each shard's on its
+  // own thread, with what was written to them so far.
+  void read_copy_count() {
+    std::vector<std::vector<std::uint64_t>> hashes(shard_count());
+    for (unsigned n = 0; n < shard_count(); ++n)
+      shards[n]->post([&keys = hashes[n]](Xapian::WritableDatabase& db) {
+        keys.reserve(db.get_value_freq(schema::kSlotDuplicateKey));
+        for (auto v = db.valuestream_begin(schema::kSlotDuplicateKey); v != db.valuestream_end(schema::kSlotDuplicateKey);
+             ++v)
+          if (auto k = schema::duplicate_key_hash(*v)) keys.push_back(*k);
+      });
+    drain();
+    std::vector<std::uint64_t> keys;
+    for (auto& shard : hashes) keys.insert(keys.end(), shard.begin(), shard.end());
+    copy_count.reset(std::move(keys));
+    copy_count_read = true;
   }
 
   // Writes one feed's batch.
@@ -415,7 +445,7 @@ struct Writer::Impl {
         later.emplace_back(i, std::move(made));
         continue;
       }
-      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc));
+      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc), jobs[i].stored.duplicate_key);
       if (options->on_document_written) options->on_document_written();
     }
     if (!later.empty()) drain();
@@ -432,7 +462,7 @@ struct Writer::Impl {
           made.doc.add_value(schema::kSlotRecord, encode_post_record(rec));
         }
       }
-      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc));
+      post_write(jobs[i].key, jobs[i].stored.docid, std::move(made.doc), jobs[i].stored.duplicate_key);
       if (options->on_document_written) options->on_document_written();
     }
     // Every job has been handed out, so the workers are done with `words`.
@@ -460,6 +490,7 @@ struct Writer::Impl {
       // The first failure is the one being reported.
     }
     wrote_documents = false;
+    copy_count_read = false;  // it counted what is dropped now
     if (in_transaction) {
       in_transaction = false;
       // A commit that failed part way (disk full) has already ended the
@@ -473,31 +504,6 @@ struct Writer::Impl {
         }
       }
     }
-  }
-
-  // The number of posts that are copies of another (schema::kMetaCopies),
-  // counted by their keys' hashes (schema::duplicate_key_value, 8 bytes a
-  // post), each shard's read on its own thread with the documents of the
-  // transaction about to be committed: the count is committed with them,
-  // so that no search sees the posts without it. It costs about 15 ms
-  // for 100,000 posts, at most once a kCommitInterval.
-  std::string count_copies() {
-    std::vector<std::vector<std::uint64_t>> hashes(shard_count());
-    for (unsigned n = 0; n < shard_count(); ++n)
-      shards[n]->post([&keys = hashes[n]](Xapian::WritableDatabase& db) {
-        keys.reserve(db.get_value_freq(schema::kSlotDuplicateKey));
-        for (auto v = db.valuestream_begin(schema::kSlotDuplicateKey); v != db.valuestream_end(schema::kSlotDuplicateKey);
-             ++v) {
-          std::uint64_t h = 0;
-          for (unsigned char c : *v) h = h << 8 | c;
-          keys.push_back(h);
-        }
-      });
-    drain();
-    std::vector<std::uint64_t> keys;
-    for (auto& shard : hashes) keys.insert(keys.end(), shard.begin(), shard.end());
-    std::sort(keys.begin(), keys.end());
-    return std::to_string(keys.end() - std::unique(keys.begin(), keys.end()));
   }
 
   // Writes a batch. Batches share one transaction until it is
@@ -521,10 +527,10 @@ struct Writer::Impl {
         // Every shard's documents, side by side; then the metadata saying
         // which snapshots they hold.
         const std::string number = std::to_string(++commit_number);
-        // Counted at every commit that writes posts, the last one of a run
+        // Stored at every commit that writes posts, the last one of a run
         // or not: a search between two commits of a long run sees the
         // copies it brought collapsed too.
-        const std::string copies = wrote_documents ? count_copies() : "";
+        const std::string copies = wrote_documents ? std::to_string(copy_count.copies()) : "";
         wrote_documents = false;
         for (unsigned n = 0; n < shard_count(); ++n)
           shards[n]->post([number, docids = interleaved ? schema::interleaved_docids_value(n, shard_count()) : "",
