@@ -60,11 +60,23 @@ FeedsFile::FeedsFile(std::string path) : path_(std::move(path)) {
   set_text(text.str());
 }
 
+namespace {
+
+// url_key, with https read as http: a blog's feed over both is one feed,
+// and two subscriptions would index each of its posts twice.
+std::string feed_url_key(const std::string& url) {
+  std::string key = url_key(url);
+  if (key.rfind("https://", 0) == 0) key.erase(4, 1);
+  return key;
+}
+
+}  // namespace
+
 void FeedsFile::set_text(std::string text) {
   feeds_ = parse_feeds_config(text, path_);
   text_ = std::move(text);
   url_keys_.clear();
-  for (const auto& f : feeds_) url_keys_.push_back(url_key(f.url));
+  for (const auto& f : feeds_) url_keys_.push_back(feed_url_key(f.url));
 }
 
 const FeedConfig* FeedsFile::find(const std::string& id) const {
@@ -74,7 +86,7 @@ const FeedConfig* FeedsFile::find(const std::string& id) const {
 }
 
 const FeedConfig* FeedsFile::find_url(const std::string& url) const {
-  const std::string key = url_key(url);
+  const std::string key = feed_url_key(url);
   for (std::size_t i = 0; i < feeds_.size(); ++i)
     if (url_keys_[i] == key) return &feeds_[i];
   return nullptr;

@@ -32,8 +32,8 @@ class FeedsFile {
   const std::vector<FeedConfig>& feeds() const { return feeds_; }
   const FeedConfig* find(const std::string& id) const;
   // The feed whose url is `url`, however either is written (url_key,
-  // url.h: "HTTP://Example.org:80/feed#top" is "http://example.org/feed"),
-  // or null.
+  // url.h: "HTTP://Example.org:80/feed#top" is "http://example.org/feed";
+  // https and http are one feed), or null.
   const FeedConfig* find_url(const std::string& url) const;
   // "FILE:LINE: URL is there already, as feed 'ID'", and the URL as the
   // file writes it when that differs: the error for a URL find_url found.
@@ -54,7 +54,7 @@ class FeedsFile {
   std::string path_;
   std::string text_;
   std::vector<FeedConfig> feeds_;
-  std::vector<std::string> url_keys_;  // url_key of each feed's url
+  std::vector<std::string> url_keys_;  // of each feed's url, as find_url compares them
 };
 
 // An id for a new feed that is not in `taken`: the slug of `title`, else of

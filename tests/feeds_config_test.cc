@@ -176,8 +176,16 @@ TEST(FeedsEdit, AUrlWrittenAnotherWayIsThereAlready) {
       EXPECT_EQ(e.what(), expect);
     }
   }
-  EXPECT_EQ(file.find_url("https://127.0.0.1:18181/feed.xml"), nullptr);
+  // A feed over https is the one over http, and back; another port is not.
+  ASSERT_NE(file.find_url("https://127.0.0.1:18181/feed.xml"), nullptr);
+  EXPECT_EQ(file.find_url("HTTPS://127.0.0.1:18181/feed.xml#x")->id, "a");
+  EXPECT_EQ(file.find_url("https://127.0.0.1:18182/feed.xml"), nullptr);
+  EXPECT_EQ(file.find_url("ftp://127.0.0.1:18181/feed.xml"), nullptr);
+  FeedsFile secure(write_config("variants-https", "[[feed]]\nid = \"s\"\nurl = \"https://blog.example.org/feed\"\n"));
+  ASSERT_NE(secure.find_url("http://blog.example.org/feed"), nullptr);
+  EXPECT_EQ(secure.find_url("http://blog.example.org:443/feed"), nullptr);
   fs::remove(path);
+  fs::remove(secure.path());
 }
 
 TEST(FeedsEdit, NewIdsAreSlugsOfTitleElseHost) {
