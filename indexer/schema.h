@@ -254,8 +254,8 @@ inline constexpr const char* kMetaSnapshotPrefix = "snapshot:";
 inline constexpr const char* kMetaCommit = "commit";
 // The number of posts that are copies of another (kSlotDuplicateKey: the
 // posts that share a key, less one per key), decimal, in shard 0; the
-// writer counts it at every commit that writes posts and commits it with
-// them. A search collapses copies only where it is
+// writer stores it at every commit that writes posts, kept up to date post
+// by post (indexer/copy_count.h). A search collapses copies only where it is
 // set and not "0": collapsing reads every match's key, which over 100,000
 // generated posts makes a search for "the" 13% slower and counting all its
 // matches 9 times slower (docs/schema.md).
