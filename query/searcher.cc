@@ -693,7 +693,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   for (const auto& l : built.languages) stem.push_back(schema::make_stemmer(l));
   if (stem.empty()) stem.push_back(schema::make_stemmer(schema::kStemLanguage));
   const SnippetTerms snippet_words =
-      request.snippets ? snippet_terms(built.query, request.query.text) : SnippetTerms();
+      request.snippets ? snippet_terms(built.query, request.query.text, &db_) : SnippetTerms();
   unsigned rank = request.offset;
   result.hits.reserve(page.docs.size());
   for (const MatchedDoc& match : page.docs) {

@@ -256,18 +256,26 @@ std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
 
 }  // namespace
 
-SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text) {
-  SnippetTerms terms;
+SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text, const Xapian::Database* db) {
+  SnippetTerms terms, common;
+  const Xapian::doccount posts = db ? db->get_doccount() : 0;
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
     const std::string& term = *t;
     auto prefixed = [&](std::size_t at) { return term.size() > at && term[at] >= 'A' && term[at] <= 'Z'; };
-    if (term.size() > 1 && term[0] == 'Z') {
-      if (!prefixed(1)) terms.stems.insert(term.substr(1));  // "ZS..." stems a field's word
-    } else if (!term.empty() && !prefixed(0)) {
-      terms.words.insert(term);
+    const bool stem = term.size() > 1 && term[0] == 'Z' && !prefixed(1);  // "ZS..." stems a field's word
+    if (!stem && (term.empty() || prefixed(0))) continue;
+    SnippetTerms& into = db && db->get_termfreq(term) > posts / 2 ? common : terms;
+    if (stem) {
+      into.stems.insert(term.substr(1));
+    } else {
+      into.words.insert(term);
       // A version number matched its "v" form too (common/version_word.h).
-      if (is_version_with_v("v" + term)) terms.words.insert("v" + term);
+      if (is_version_with_v("v" + term)) into.words.insert("v" + term);
     }
+  }
+  if (terms.words.empty() && terms.stems.empty()) {
+    terms.words = std::move(common.words);
+    terms.stems = std::move(common.stems);
   }
   std::size_t i = 0;
   while (i < query_text.size()) {

@@ -56,8 +56,12 @@ struct SnippetTerms {
 // The unprefixed terms and stems of `query` (field terms such as title:
 // or author: are not looked for in the text), and the wildcards typed in
 // `query_text` (the parsed query holds no terms for them: they are
-// expanded only while matching).
-SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text);
+// expanded only while matching). With `db`, a word or stem that more than
+// half of its posts have ("the", "to", "a" of a question typed as a
+// sentence) is left out, as BM25 gives it no weight either, unless every
+// word and stem of the query is that common.
+SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text,
+                           const Xapian::Database* db = nullptr);
 
 // The snippet of `text` as parts, matches marked, with "…" where text was
 // left out before or after: at most about `length` bytes, starting and

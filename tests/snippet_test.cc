@@ -55,6 +55,33 @@ TEST(Snippet, TermsFromTheQuery) {
   EXPECT_EQ(t.prefixes, (std::set<std::string>{"quant"}));
 }
 
+// A word more than half of the posts have weighs nothing in BM25 and is
+// not marked, unless the query has no other: a question typed as a
+// sentence marks its words, not every "the" and "to".
+TEST(Snippet, WordsOfMostPostsAreNotMarkedBesideOthers) {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  Xapian::TermGenerator tg;
+  tg.set_stemmer(kStem);
+  for (const char* text : {"how to train the model", "the cat went to sleep", "the dog ran to it", "a bird"}) {
+    Xapian::Document doc;
+    tg.set_document(doc);
+    tg.index_text(text);
+    db.add_document(doc);
+  }
+  Xapian::QueryParser qp;
+  qp.set_stemmer(kStem);
+  qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+  auto terms = [&](const std::string& text) { return snippet_terms(qp.parse_query(text), text, &db); };
+  const std::string text = "how to train the model";
+  EXPECT_EQ(marked(make_snippet(text, terms("how to train the model"), 240, kStem)),
+            (std::vector<std::string>{"how", "train", "model"}));
+  EXPECT_EQ(marked(make_snippet(text, terms("the"), 240, kStem)), (std::vector<std::string>{"the"}));
+  EXPECT_EQ(marked(make_snippet(text, terms("\"to the\""), 240, kStem)), (std::vector<std::string>{"to", "the"}));
+  // Without the database, every word is marked.
+  EXPECT_EQ(marked(make_snippet(text, terms_for("how to train the model"), 240, kStem)),
+            (std::vector<std::string>{"how", "to", "train", "the", "model"}));
+}
+
 TEST(Snippet, MarksWordsStemsAndWildcards) {
   std::string text = "We compiled the kernel. Compiling kernels, quantized and quantization-aware, is fast.";
   auto parts = make_snippet(text, terms_for("compile kernel quant*"), 240, kStem);
