@@ -46,6 +46,12 @@ int run_add(const FeedsArgs& a) {
       return kInputError;
     }
   }
+  // A URL the file has already is told without a fetch (the feed may be
+  // down); the feed a page or a redirect leads to, after it.
+  if (const FeedConfig* same = file.find_url(a.url)) {
+    error(file.already_there(*same, a.url));
+    return kInputError;
+  }
   ParseOptions parse;
   parse.max_items = a.max_items;
   DiscoveredFeed d = discover_feed(a.url, a.fetch, parse);

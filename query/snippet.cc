@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "common/fold.h"
 #include "common/version_word.h"
@@ -154,7 +155,8 @@ struct Occurrence {
   std::size_t needle;
 };
 
-// Where a passage of `length` bytes first holds the most different needles
+// Where a passage of `length` bytes first holds the most different needles,
+// each counted by its weight,
 // (npos when none occurs). Needles are found where they start a word, in
 // text order: one memchr stream per first letter (both cases), merged, so
 // the scan stops as soon as a passage holds every needle.
@@ -175,6 +177,8 @@ std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_
   std::vector<Occurrence> found;
   std::vector<std::size_t> per_needle(needles.size(), 0), in_window(needles.size(), 0);
   std::size_t distinct = 0, best = 0, best_pos = std::string_view::npos, tail = 0;
+  double score = 0, best_score = 0;
+  auto weight = [&terms](std::size_t n) { return n < terms.needle_weights.size() ? terms.needle_weights[n] : 1.0; };
   while (best < needles.size()) {
     Stream* s = nullptr;
     for (auto& candidate : streams)
@@ -200,11 +204,20 @@ std::size_t densest(std::string_view text, const SnippetTerms& terms, std::size_
       if (!confirmed) break;
       ++per_needle[n];
       found.push_back({pos, n});
-      if (in_window[n]++ == 0) ++distinct;
-      while (found[tail].pos + length < pos)
-        if (--in_window[found[tail++].needle] == 0) --distinct;
-      if (distinct > best) {
+      if (in_window[n]++ == 0) {
+        ++distinct;
+        score += weight(n);
+      }
+      while (found[tail].pos + length < pos) {
+        const std::size_t gone = found[tail++].needle;
+        if (--in_window[gone] == 0) {
+          --distinct;
+          score -= weight(gone);
+        }
+      }
+      if (score > best_score) {
         best = distinct;
+        best_score = score;
         best_pos = found[tail].pos;
       }
     }
@@ -259,18 +272,31 @@ std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
 SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text, const Xapian::Database* db) {
   SnippetTerms terms, common;
   const Xapian::doccount posts = db ? db->get_doccount() : 0;
+  std::map<std::string, double> rarity;  // word or stem -> its weight as a needle
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
     const std::string& term = *t;
     auto prefixed = [&](std::size_t at) { return term.size() > at && term[at] >= 'A' && term[at] <= 'Z'; };
     const bool stem = term.size() > 1 && term[0] == 'Z' && !prefixed(1);  // "ZS..." stems a field's word
     if (!stem && (term.empty() || prefixed(0))) continue;
-    SnippetTerms& into = db && db->get_termfreq(term) > posts / 2 ? common : terms;
+    const Xapian::doccount freq = db ? db->get_termfreq(term) : 0;
+    SnippetTerms& into = db && freq > posts / 2 ? common : terms;
+    const std::string name = stem ? term.substr(1) : term;
+    // Squared, so that one rare word outweighs a few common ones. A term no
+    // post has (another form the query tried) weighs nothing.
+    const double idf = !db ? 1.0 : freq == 0 ? 0.0 : std::max(0.2, std::log((posts + 1.0) / (freq + 1.0)));
+    const double weight = idf * idf;
     if (stem) {
-      into.stems.insert(term.substr(1));
+      into.stems.insert(name);
+      const std::string needle = name.substr(0, std::min(name.size(), stem_keeps(name)));
+      rarity[needle] = std::max(rarity[needle], weight);
     } else {
-      into.words.insert(term);
+      into.words.insert(name);
+      rarity[name] = std::max(rarity[name], weight);
       // A version number matched its "v" form too (common/version_word.h).
-      if (is_version_with_v("v" + term)) into.words.insert("v" + term);
+      if (is_version_with_v("v" + term)) {
+        into.words.insert("v" + term);
+        rarity["v" + term] = std::max(rarity["v" + term], weight);
+      }
     }
   }
   if (terms.words.empty() && terms.stems.empty()) {
@@ -291,6 +317,14 @@ SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_te
     i = end + 1;
   }
   terms.needles = distinct_needles(terms);
+  // A needle stands for the words and stems it starts (those sort right
+  // after it); a wildcard's letters weigh 1.
+  for (const auto& n : terms.needles) {
+    double weight = terms.prefixes.count(n) ? 1.0 : 0.0;
+    for (auto r = rarity.lower_bound(n); r != rarity.end() && r->first.compare(0, n.size(), n) == 0; ++r)
+      weight = std::max(weight, r->second);
+    terms.needle_weights.push_back(weight > 0 ? weight : 1.0);
+  }
   for (const auto& n : terms.needles) {
     const auto c = static_cast<unsigned char>(n[0]);
     if (c >= 0x80) continue;

@@ -6,8 +6,9 @@
 // when its English stem is a query stem (as Xapian's
 // TermGenerator and QueryParser stem them), or when it starts with the
 // letters of a trailing wildcard. The passage starts a little before the
-// place where the most different query words occur close together, found
-// by a plain byte scan of the text; a text with no match shows its start.
+// place where the most different query words occur close together, the
+// rarer words counting more, found by a plain byte scan of the text; a
+// text with no match shows its start.
 //
 // Xapian's MSet::snippet does the same job, but it tokenises, looks up and
 // stems every word of the text it is given: for ten results that was a
@@ -46,6 +47,11 @@ struct SnippetTerms {
   // letters and digits some string starts with, in either case, and every
   // non-ASCII lead byte).
   std::vector<std::string> needles;
+  // The weight of each needle in choosing the passage: how rare the rarest
+  // word or stem it stands for is (log of posts over posts with it; 1 each
+  // without a database), so that the passage shows "rust" of a question
+  // about learning rust before "best" and "way".
+  std::vector<double> needle_weights;
   std::array<bool, 256> starts{};
   // The first two bytes of every word, stem and prefix: a matching word
   // starts with one of them (no_pairs when one of those is shorter).

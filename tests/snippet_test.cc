@@ -82,6 +82,34 @@ TEST(Snippet, WordsOfMostPostsAreNotMarkedBesideOthers) {
             (std::vector<std::string>{"how", "to", "train", "the", "model"}));
 }
 
+// The passage holds the rarer words first: "rust" (in one post of 20)
+// before "best" and "way" (in 9 each) of a question typed as a sentence.
+TEST(Snippet, RareWordsChooseThePassage) {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  Xapian::TermGenerator tg;
+  tg.set_stemmer(kStem);
+  for (int i = 0; i < 20; ++i) {
+    Xapian::Document doc;
+    tg.set_document(doc);
+    tg.index_text(i == 0 ? "learn rust" : i < 9 ? "the best way" : "a post");
+    db.add_document(doc);
+  }
+  Xapian::QueryParser qp;
+  qp.set_stemmer(kStem);
+  qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+  const std::string q = "best way rust";
+  const std::string text = "The best way to begin. " + filler(20) + "We rewrote it in Rust last year.";
+  EXPECT_EQ(marked(make_snippet(text, snippet_terms(qp.parse_query(q), q, &db), 60, kStem)),
+            std::vector<std::string>{"Rust"});
+  // Without the database every word weighs the same: the two win.
+  EXPECT_EQ(marked(make_snippet(text, terms_for(q), 60, kStem)), (std::vector<std::string>{"best", "way"}));
+  // A form the query also tried that no post has ("Zbestest") does not make
+  // its needle ("best") rare.
+  const std::vector<std::string> forms{"Zbest", "Zbestest", "Zway", "Zrust"};
+  const Xapian::Query tried(Xapian::Query::OP_OR, forms.begin(), forms.end());
+  EXPECT_EQ(marked(make_snippet(text, snippet_terms(tried, q, &db), 60, kStem)), std::vector<std::string>{"Rust"});
+}
+
 TEST(Snippet, MarksWordsStemsAndWildcards) {
   std::string text = "We compiled the kernel. Compiling kernels, quantized and quantization-aware, is fast.";
   auto parts = make_snippet(text, terms_for("compile kernel quant*"), 240, kStem);

@@ -130,13 +130,19 @@ feeds dup add "$BASE/blog/feeds/main.xml" --config "$cfg"
 # The same URL written another way is the same feed (the posts would
 # otherwise be indexed under two feeds); the error names how the file has it.
 before=$(cat "$cfg")
+# https is http (this server has no TLS: the URL is refused before a fetch).
 for variant in "$BASE/blog/feeds/main.xml#x" "HTTP://${BASE#http://}/blog/feeds/main.xml" "$BASE/blog/feeds/main.xml?" \
-  "$BASE/blog/feeds/%6dain.xml" "$BASE/blog/feeds/../feeds/main.xml"; do
+  "$BASE/blog/feeds/%6dain.xml" "$BASE/blog/feeds/../feeds/main.xml" "https://${BASE#http://}/blog/feeds/main.xml"; do
   feeds dupvariant add "$variant" --config "$cfg"
   [ "$rc" -eq 2 ] && grep -qF "$variant is there already, as feed 'mainfeed' ($BASE/blog/feeds/main.xml)" "$tmp/dupvariant.err" ||
     fail "$variant was not refused as feed mainfeed's URL written another way"
 done
 [ "$(cat "$cfg")" = "$before" ] || fail "an add of a URL there already written another way changed feeds.toml"
+# A feed there already whose server is down is told without a fetch.
+printf '[[feed]]\nid = "gone"\nurl = "http://127.0.0.1:9/gone.xml"\n' >"$tmp/gone.toml"
+feeds gone add "http://127.0.0.1:9/gone.xml" --config "$tmp/gone.toml"
+[ "$rc" -eq 2 ] && grep -q "is there already, as feed 'gone'$" "$tmp/gone.err" ||
+  fail "a URL there already was fetched before it was refused: $(cat "$tmp/gone.err")"
 feeds badid add "$BASE/blog/feeds/main.xml" --config "$cfg" --id "Not A Slug"
 [ "$rc" -eq 2 ] && grep -q "must be a slug" "$tmp/badid.err" || fail "an invalid --id was not refused"
 feeds direct add "$BASE/other/feed.json" --config "$tmp/new/dir/feeds.toml"
