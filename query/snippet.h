@@ -48,9 +48,9 @@ struct SnippetTerms {
   // non-ASCII lead byte).
   std::vector<std::string> needles;
   // The weight of each needle in choosing the passage: how rare the rarest
-  // word or stem it stands for is (log of posts over posts with it; 1 each
-  // without a database), so that the passage shows "rust" of a question
-  // about learning rust before "best" and "way".
+  // word or stem it stands for is (the square of the log of posts over
+  // posts with it; 1 each without a database), so that the passage shows
+  // "rust" of a question about learning rust before "best" and "way".
   std::vector<double> needle_weights;
   std::array<bool, 256> starts{};
   // The first two bytes of every word, stem and prefix: a matching word
