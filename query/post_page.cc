@@ -57,7 +57,8 @@ std::optional<PostPage> Searcher::post_page_once(const PostPageRequest& request)
     options.text = request.query_text;
     options.spelling = false;
     try {
-      page.marks = snippet_terms(build_query(db_, options).query, request.query_text, &db_);
+      const TermCounts counts = TermCounts::of(db_);
+      page.marks = snippet_terms(build_query(db_, options).query, request.query_text, &counts);
       page.has_marks = !page.marks.needles.empty();
     } catch (const QueryError&) {
       // A query that does not parse (or filters only) marks nothing.

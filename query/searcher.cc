@@ -659,9 +659,14 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
     return time_limit > 0 &&
            std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count() >= time_limit;
   };
+  // The snippets weigh the query's words by how many posts have them: from
+  // this match's statistics when it ran as one (over remote shards a look-up
+  // of the database is a round trip each), else from the local shards.
+  TermCounts counts = TermCounts::of(db_);
   if (!split) {
     const Xapian::MSet mset = enquire.get_mset(request.offset, limit, check_at_least);
     page = matches_of(mset);
+    counts = TermCounts::of(mset, doccount);
     // Xapian 1.4 counts a match that collapsed copies only as bounds unless
     // its page held every match. Until it has kept check_at_least matches
     // (at most its uncollapsed lower bound) it shows every one to the
@@ -693,7 +698,7 @@ SearchResult Searcher::search_once(const SearchRequest& request) {
   for (const auto& l : built.languages) stem.push_back(schema::make_stemmer(l));
   if (stem.empty()) stem.push_back(schema::make_stemmer(schema::kStemLanguage));
   const SnippetTerms snippet_words =
-      request.snippets ? snippet_terms(built.query, request.query.text, &db_) : SnippetTerms();
+      request.snippets ? snippet_terms(built.query, request.query.text, &counts) : SnippetTerms();
   unsigned rank = request.offset;
   result.hits.reserve(page.docs.size());
   for (const MatchedDoc& match : page.docs) {

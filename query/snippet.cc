@@ -269,21 +269,30 @@ std::vector<std::string> distinct_needles(const SnippetTerms& terms) {
 
 }  // namespace
 
-SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text, const Xapian::Database* db) {
+TermCounts TermCounts::of(const Xapian::Database& db) {
+  return {db.get_doccount(), [db](const std::string& term) { return db.get_termfreq(term); }};
+}
+
+TermCounts TermCounts::of(const Xapian::MSet& match, Xapian::doccount posts) {
+  return {posts, [match](const std::string& term) { return match.get_termfreq(term); }};
+}
+
+SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text, const TermCounts* counts) {
   SnippetTerms terms, common;
-  const Xapian::doccount posts = db ? db->get_doccount() : 0;
+  const bool counted = counts != nullptr;
+  const Xapian::doccount posts = counted ? counts->posts : 0;
   std::map<std::string, double> rarity;  // word or stem -> its weight as a needle
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
     const std::string& term = *t;
     auto prefixed = [&](std::size_t at) { return term.size() > at && term[at] >= 'A' && term[at] <= 'Z'; };
     const bool stem = term.size() > 1 && term[0] == 'Z' && !prefixed(1);  // "ZS..." stems a field's word
     if (!stem && (term.empty() || prefixed(0))) continue;
-    const Xapian::doccount freq = db ? db->get_termfreq(term) : 0;
-    SnippetTerms& into = db && freq > posts / 2 ? common : terms;
+    const Xapian::doccount freq = counted ? counts->posts_with(term) : 0;
+    SnippetTerms& into = counted && freq > posts / 2 ? common : terms;
     const std::string name = stem ? term.substr(1) : term;
     // Squared, so that one rare word outweighs a few common ones. A term no
     // post has (another form the query tried) weighs nothing.
-    const double idf = !db ? 1.0 : freq == 0 ? 0.0 : std::max(0.2, std::log((posts + 1.0) / (freq + 1.0)));
+    const double idf = !counted ? 1.0 : freq == 0 ? 0.0 : std::max(0.2, std::log((posts + 1.0) / (freq + 1.0)));
     const double weight = idf * idf;
     if (stem) {
       into.stems.insert(name);

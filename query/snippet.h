@@ -22,6 +22,7 @@
 #include <xapian.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -62,12 +63,22 @@ struct SnippetTerms {
 // The unprefixed terms and stems of `query` (field terms such as title:
 // or author: are not looked for in the text), and the wildcards typed in
 // `query_text` (the parsed query holds no terms for them: they are
-// expanded only while matching). With `db`, a word or stem that more than
-// half of its posts have ("the", "to", "a" of a question typed as a
+// expanded only while matching). With `counts`, a word or stem that more
+// than half of the posts have ("the", "to", "a" of a question typed as a
 // sentence) is left out, as BM25 gives it no weight either, unless every
-// word and stem of the query is that common.
+// word and stem of the query is that common; and rarer words weigh more in
+// the choice of the passage.
+struct TermCounts {
+  Xapian::doccount posts = 0;
+  // Posts with a term: the match's own statistics (Xapian::MSet) where
+  // there are some, as over remote shards each look-up of the database is
+  // a round trip.
+  std::function<Xapian::doccount(const std::string& term)> posts_with;
+  static TermCounts of(const Xapian::Database& db);
+  static TermCounts of(const Xapian::MSet& match, Xapian::doccount posts);
+};
 SnippetTerms snippet_terms(const Xapian::Query& query, std::string_view query_text,
-                           const Xapian::Database* db = nullptr);
+                           const TermCounts* counts = nullptr);
 
 // The snippet of `text` as parts, matches marked, with "…" where text was
 // left out before or after: at most about `length` bytes, starting and

@@ -71,7 +71,8 @@ TEST(Snippet, WordsOfMostPostsAreNotMarkedBesideOthers) {
   Xapian::QueryParser qp;
   qp.set_stemmer(kStem);
   qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-  auto terms = [&](const std::string& text) { return snippet_terms(qp.parse_query(text), text, &db); };
+  const TermCounts counts = TermCounts::of(db);
+  auto terms = [&](const std::string& text) { return snippet_terms(qp.parse_query(text), text, &counts); };
   const std::string text = "how to train the model";
   EXPECT_EQ(marked(make_snippet(text, terms("how to train the model"), 240, kStem)),
             (std::vector<std::string>{"how", "train", "model"}));
@@ -99,7 +100,15 @@ TEST(Snippet, RareWordsChooseThePassage) {
   qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
   const std::string q = "best way rust";
   const std::string text = "The best way to begin. " + filler(20) + "We rewrote it in Rust last year.";
-  EXPECT_EQ(marked(make_snippet(text, snippet_terms(qp.parse_query(q), q, &db), 60, kStem)),
+  const TermCounts counts = TermCounts::of(db);
+  EXPECT_EQ(marked(make_snippet(text, snippet_terms(qp.parse_query(q), q, &counts), 60, kStem)),
+            std::vector<std::string>{"Rust"});
+  // The same counted by a match's statistics (what a search over remote
+  // shards uses).
+  Xapian::Enquire enquire(db);
+  enquire.set_query(qp.parse_query(q));
+  const TermCounts matched = TermCounts::of(enquire.get_mset(0, 10), db.get_doccount());
+  EXPECT_EQ(marked(make_snippet(text, snippet_terms(qp.parse_query(q), q, &matched), 60, kStem)),
             std::vector<std::string>{"Rust"});
   // Without the database every word weighs the same: the two win.
   EXPECT_EQ(marked(make_snippet(text, terms_for(q), 60, kStem)), (std::vector<std::string>{"best", "way"}));
@@ -107,7 +116,7 @@ TEST(Snippet, RareWordsChooseThePassage) {
   // its needle ("best") rare.
   const std::vector<std::string> forms{"Zbest", "Zbestest", "Zway", "Zrust"};
   const Xapian::Query tried(Xapian::Query::OP_OR, forms.begin(), forms.end());
-  EXPECT_EQ(marked(make_snippet(text, snippet_terms(tried, q, &db), 60, kStem)), std::vector<std::string>{"Rust"});
+  EXPECT_EQ(marked(make_snippet(text, snippet_terms(tried, q, &counts), 60, kStem)), std::vector<std::string>{"Rust"});
 }
 
 TEST(Snippet, MarksWordsStemsAndWildcards) {
