@@ -224,7 +224,8 @@ CLI::App* add_feeds_command(CLI::App& app, FeedsArgs& args) {
       "feeds.toml (default: config.toml's feeds, else data/feeds.toml if present, else "
       "$XDG_CONFIG_HOME/blogsearch/feeds.toml)";
   args.add = feeds->add_subcommand(
-      "add", "Subscribe to URL: a feed, or a page that names one (<link rel=alternate>, /feed, /rss.xml, ...)");
+      "add", "Subscribe to URL: a feed, or a page that names one (<link rel=alternate>, /feed, /rss.xml, ...);\n"
+             "a URL feeds.toml has already, however written (http or https), is refused before any fetch");
   args.add->add_option("URL", args.url, "The feed's URL or the blog's")->required();
   args.add->add_option("--id", args.id, "Feed id (default: from the feed's title)");
   args.add->add_option("--title", args.title, "Title to keep (default: the feed's own)");
